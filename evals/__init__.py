@@ -1,0 +1,1 @@
+"""The benchmark suite, the evaluation harness and performance benchmarks."""

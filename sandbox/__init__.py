@@ -1,0 +1,1 @@
+"""Run untrusted repo code in isolation; the emulated accelerator runtime lives in `runtime`."""

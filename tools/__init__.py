@@ -1,0 +1,1 @@
+"""Deterministic tools: scanner and rules, codemods, edits, error catalogue, parity, git/GitHub."""
