@@ -42,6 +42,7 @@ class LLMSettings(_Section):
     api_key: SecretStr | None = None
     timeout_s: float = Field(120.0, gt=0)
     max_retries: int = Field(4, ge=0)
+    retry_backoff_s: float = Field(1.0, ge=0, description="first retry delay; doubles per retry")
     temperature: float = Field(0.0, ge=0, le=2)
     input_cost_per_mtok: float = Field(0.0, ge=0, description="USD per million prompt tokens")
     output_cost_per_mtok: float = Field(0.0, ge=0, description="USD per million completion tokens")
