@@ -1,0 +1,48 @@
+"""The agent's state: small, typed, raw facts only (JSON-serialisable for the checkpointer).
+
+Nodes return only the keys they change. Rendered prompts, sandboxes and models never live here;
+they are in `FixContext`.
+"""
+
+from typing import Any, Literal, TypedDict
+
+Verdict = Literal["parity", "no-parity", "manual", "budget", "error"]
+VERDICTS: tuple[Verdict, ...] = ("parity", "no-parity", "manual", "budget", "error")
+
+
+class FixInput(TypedDict):
+    """What a run starts from (the graph's input schema)."""
+
+    run_id: str
+    target: str
+    commands: list[str]
+    base_commit: str
+    workspace_commit: str
+
+
+class FixState(FixInput, total=False):
+    """Everything the loop has learnt so far."""
+
+    findings: list[dict[str, Any]]
+    """Scanner findings on the original tree."""
+    plan: list[dict[str, Any]]
+    """Plan steps: `{id, kind: codemod|llm|manual, family, rules, paths, summary}`."""
+    changes: list[dict[str, Any]]
+    """Applied changes: `{id, source: rule|llm, rules, family, commit, files, summary}`."""
+    reference: dict[str, Any]
+    """Summary of the original's reference outputs (available, probes, reason, seconds)."""
+    runs: list[dict[str, Any]]
+    """One entry per migrated run: `{iteration, commands, exit_code, seconds, ok, log, metrics}`."""
+    parity: dict[str, Any]
+    """The last parity report (`ParityReport.to_dict()`), or a failure before parity."""
+    diagnoses: list[dict[str, Any]]
+    """One per failed iteration (`Diagnosis.to_dict()` plus the action chosen)."""
+    action: dict[str, Any] | None
+    """What the next edit should do: `{kind: codemod|llm, rules, diagnosis}`."""
+    iteration: int
+    llm_calls: list[dict[str, Any]]
+    seconds_spent: float
+    edit_fingerprints: list[str]
+    failure_signatures: list[str]
+    verdict: Verdict
+    stop_reason: str
