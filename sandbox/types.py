@@ -31,6 +31,8 @@ class RunSpec:
     chip: str | None = None
     pids: int = 512
     output_cap_bytes: int = 1_000_000
+    artifacts_dir: Path | None = None
+    """Host folder that receives the runtime's result files; a fresh temporary one when None."""
 
 
 @dataclass
@@ -52,6 +54,8 @@ class RunResult:
     backend: str = ""
     stdout_truncated: bool = False
     stderr_truncated: bool = False
+    message: str = ""
+    """One line from the sandbox when the run ended abnormally (timeout, out of memory)."""
 
     @property
     def ok(self) -> bool:
