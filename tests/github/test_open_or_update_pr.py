@@ -7,7 +7,7 @@ import pytest
 
 from agent.errors import BadInputError, InfraError
 from agent.exit_status import ExitStatus
-from tests.git.repos import git
+from tests.git.repos import checkout_snapshot, git
 from tests.github.conftest import FAST_RETRY, READ_ONLY_TOKEN, SLUG, TOKEN, Origin
 from tools.git.branch import Delivery, deliver_branch
 from tools.git.commits import CommitPlan
@@ -57,8 +57,10 @@ def on_origin(origin: Origin, branch: str) -> str | None:
 def test_opens_a_pull_request_with_the_report(
     origin: Origin, fake_github: FakeGitHubServer
 ) -> None:
+    before = checkout_snapshot(origin.work)
     delivery = deliver(origin.work)
     pull = open_pr(origin, fake_github.api_url, delivery.branch)
+    assert checkout_snapshot(origin.work) == before
     assert pull == PullRequest(url=f"{fake_github.api_url}/{SLUG}/pull/1", number=1, created=True)
     assert on_origin(origin, delivery.branch) == delivery.head_sha
     (stored,) = fake_github.github.pulls(SLUG)

@@ -70,12 +70,44 @@ def deliver_branch(
     git_repo = Repo(repo.root)
     choice = choose_branch(git_repo, repo, target=target, branch=branch, force=force)
     run = run_id or new_run_id()
-    author = author or repo.user or TORCHPORT_IDENTITY
-    committer = committer or repo.user or TORCHPORT_IDENTITY
+    delivered, skipped = _write_commits(
+        git_repo,
+        repo.head_sha,
+        commits,
+        run,
+        author=author or repo.user or TORCHPORT_IDENTITY,
+        committer=committer or repo.user or TORCHPORT_IDENTITY,
+    )
+    if not delivered:
+        raise ValueError("every planned commit leaves HEAD's tree as it is: nothing to deliver")
+    old = choice.replaces or "0" * len(repo.head_sha)
+    ref = f"refs/heads/{choice.name}"
+    git_output(git_repo, "update-ref", "-m", f"torchport: run {run}", ref, delivered[-1].sha, old)
+    log.info("branch %s: %d commit(s) on %s", choice.name, len(delivered), repo.describe())
+    return Delivery(
+        branch=choice.name,
+        base_sha=repo.head_sha,
+        commits=tuple(delivered),
+        run_id=run,
+        replaced_sha=choice.replaces,
+        skipped=tuple(skipped),
+    )
+
+
+def _write_commits(
+    git_repo: Repo,
+    base: str,
+    commits: list[CommitPlan],
+    run: str,
+    *,
+    author: Identity,
+    committer: Identity,
+) -> tuple[list[DeliveredCommit], list[str]]:
+    """The commit chain on `base` (no ref moves), and the subjects of plans that changed nothing."""
     delivered: list[DeliveredCommit] = []
     skipped: list[str] = []
-    parent, parent_tree = repo.head_sha, tree_of(git_repo, repo.head_sha)
-    with private_index(git_repo, repo.head_sha) as writer:
+    parent, parent_tree = base, tree_of(git_repo, base)
+    with private_index(git_repo, base) as writer:
         for plan in commits:
             writer.stage(plan.changes)
             tree = writer.write_tree()
@@ -87,17 +119,4 @@ def deliver_branch(
             sha = writer.commit(tree, parent, message, author=author, committer=committer)
             delivered.append(DeliveredCommit(sha, message, tuple(sorted(plan.changes))))
             parent, parent_tree = sha, tree
-    if not delivered:
-        raise ValueError("every planned commit leaves HEAD's tree as it is: nothing to deliver")
-    old = choice.replaces or "0" * len(repo.head_sha)
-    ref = f"refs/heads/{choice.name}"
-    git_output(git_repo, "update-ref", "-m", f"torchport: run {run}", ref, parent, old)
-    log.info("branch %s: %d commit(s) on %s", choice.name, len(delivered), repo.describe())
-    return Delivery(
-        branch=choice.name,
-        base_sha=repo.head_sha,
-        commits=tuple(delivered),
-        run_id=run,
-        replaced_sha=choice.replaces,
-        skipped=tuple(skipped),
-    )
+    return delivered, skipped

@@ -75,7 +75,7 @@ def open_or_update_pr(
     request for the branch gets the new body (and labels) instead of a duplicate. Config problems
     (no token, unknown repository name) are BadInputError before anything is pushed; GitHub's
     refusals and network failures are InfraError (GitHubAPIError) after the push, and the pushed
-    branch stays on the remote.
+    branch stays on the remote. `force` is push_branch's; `retry` bounds the API retries.
     """
     if not token:
         raise BadInputError(
