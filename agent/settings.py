@@ -43,6 +43,7 @@ class LLMSettings(_Section):
     timeout_s: float = Field(120.0, gt=0)
     max_retries: int = Field(4, ge=0)
     retry_backoff_s: float = Field(1.0, ge=0, description="first retry delay; doubles per retry")
+    max_turns: int = Field(12, ge=1, description="model calls per edit session")
     temperature: float = Field(0.0, ge=0, le=2)
     input_cost_per_mtok: float = Field(0.0, ge=0, description="USD per million prompt tokens")
     output_cost_per_mtok: float = Field(0.0, ge=0, description="USD per million completion tokens")
@@ -61,7 +62,10 @@ class SandboxSettings(_Section):
     """Where untrusted repo code runs, and the limits it runs under."""
 
     type: Literal["auto", "docker", "local"] = "auto"
-    image: str | None = None
+    image: str | None = Field(None, description="Docker image; default torchport-sandbox:<version>")
+    isolation: Literal["auto", "bwrap", "unshare"] = Field(
+        "auto", description="local sandbox: bubblewrap, or unshare (no file isolation)"
+    )
     memory_mb: int = Field(4096, ge=64)
     cpus: float = Field(2.0, gt=0)
     pids: int = Field(512, ge=16)

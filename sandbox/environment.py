@@ -33,6 +33,7 @@ def sandbox_environment(spec: RunSpec, paths: SandboxPaths) -> dict[str, str]:
         "TMPDIR": paths.home,
         "LANG": "C.UTF-8",
         "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONNOUSERSITE": "1",
         "OMP_NUM_THREADS": str(max(1, int(spec.cpus))),
     }
