@@ -2,6 +2,12 @@
 # Both create .venv, install the CPU build of PyTorch and torchport, then do their job.
 # Elsewhere than on a machine with a local torch wheel, pick PyTorch's CPU index:
 #   make demo TORCH_INDEX=https://download.pytorch.org/whl/cpu
+#
+# `make test` also gives the Docker tests an engine and the sandbox image: as root it installs
+# docker.io when missing and starts dockerd when it is not running, then builds the image (once;
+# later runs find it current and skip). Without TORCH_INDEX (no registry assumed) the image is
+# built offline on a Debian base made here with debootstrap; with TORCH_INDEX it is built online
+# on python:3.11-slim.
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -9,8 +15,10 @@ BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
 TORCH_INDEX ?=
 DEMO_CASE ?= evals/suite/amp_classifier
+SANDBOX_BASE ?= $(if $(TORCH_INDEX),python:3.11-slim,torchport-base:bookworm)
+SANDBOX_BUILD_FLAGS ?= $(if $(TORCH_INDEX),--torch-index $(TORCH_INDEX),--offline)
 
-.PHONY: install demo test lint typecheck unit clean
+.PHONY: install demo test lint typecheck unit docker-engine sandbox-image clean
 
 install: $(VENV)/.installed
 
@@ -31,10 +39,21 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+docker-engine:
+	@sandbox/image/docker-engine.sh
+
+sandbox-image: install docker-engine
+	@if docker info >/dev/null 2>&1; then \
+		$(if $(TORCH_INDEX),,sandbox/image/make-base-image.sh $(SANDBOX_BASE) &&) \
+		$(BIN)/agent sandbox build --base $(SANDBOX_BASE) $(SANDBOX_BUILD_FLAGS); \
+	else \
+		echo "sandbox image: no Docker engine, not built (the Docker tests skip)"; \
+	fi
+
 unit: install
 	$(BIN)/pytest
 
-test: lint typecheck unit
+test: lint typecheck sandbox-image unit
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

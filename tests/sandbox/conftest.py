@@ -1,6 +1,5 @@
 """Sandboxes under test: the real Docker engine and both local isolations."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,9 +27,9 @@ def make_backend(name: str) -> Sandbox:
 
 
 @pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
+def backend(request: pytest.FixtureRequest) -> Sandbox:
     """Each sandbox in turn."""
-    yield make_backend(request.param)
+    return make_backend(request.param)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ def test_copy_keeps_files_and_links_and_skips_vcs_and_special_files(repo: Path) 
         copy = workspace.work
         assert (copy / "data" / "values.txt").read_text() == "1 2 3\n"
         assert (copy / "link.txt").is_symlink()
-        assert os.readlink(copy / "link.txt") == "data/values.txt"
+        assert (copy / "link.txt").readlink() == Path("data/values.txt")
         assert os.access(copy / "run.sh", os.X_OK)
         for skipped in (".git", ".venv", "__pycache__", "pipe"):
             assert not (copy / skipped).exists()
@@ -35,7 +35,7 @@ def test_unreadable_file_is_a_bad_input_naming_it(repo: Path) -> None:
     secret = repo / "secret.txt"
     secret.write_text("x")
     secret.chmod(0)
-    with pytest.raises(BadInputError, match="secret.txt"), Workspace(repo):
+    with pytest.raises(BadInputError, match=r"secret\.txt"), Workspace(repo):
         pass
 
 
@@ -73,7 +73,8 @@ def test_nothing_written_means_no_artifacts_folder(repo: Path) -> None:
     with Workspace(repo) as workspace:
         results = workspace.collect(None)
     assert results.artifacts_dir is None
-    assert results.runtime_metrics is None and results.probes is None
+    assert results.runtime_metrics is None
+    assert results.probes is None
 
 
 def test_workspace_is_removed_even_when_the_program_locked_it(repo: Path) -> None:
@@ -89,15 +90,20 @@ def test_workspace_is_removed_even_when_the_program_locked_it(repo: Path) -> Non
 def test_tree_digest_sees_contents_modes_links_and_new_files(repo: Path) -> None:
     first = tree_digest(repo)
     assert tree_digest(repo) == first
-    changes = [
-        lambda: (repo / "train.py").write_text("print('other')\n"),
-        lambda: (repo / "train.py").chmod(0o700),
-        lambda: (repo / "link.txt").unlink() or (repo / "link.txt").symlink_to("train.py"),
-        lambda: (repo / ".git" / "new").write_text(""),
-    ]
     seen = {first}
-    for change in changes:
-        change()
+
+    def changed() -> bool:
         digest = tree_digest(repo)
-        assert digest not in seen
+        fresh = digest not in seen
         seen.add(digest)
+        return fresh
+
+    (repo / "train.py").write_text("print('other')\n")
+    assert changed()
+    (repo / "train.py").chmod(0o700)
+    assert changed()
+    (repo / "link.txt").unlink()
+    (repo / "link.txt").symlink_to("train.py")
+    assert changed()
+    (repo / ".git" / "new").write_text("")
+    assert changed()
