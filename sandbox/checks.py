@@ -191,7 +191,8 @@ def run_checks(sandbox: Sandbox) -> list[Check]:
     checks = []
     for check in CHECKS:
         with tempfile.TemporaryDirectory(prefix="torchport-doctor-") as folder:
-            repo = Path(folder)
+            repo = Path(folder) / "repo"
+            repo.mkdir()
             (repo / "train.py").write_text("print('hello')\n")
             (repo / "data").mkdir()
             (repo / "data" / "values.txt").write_text("1 2 3\n")
@@ -204,4 +205,7 @@ def _python(program: str) -> list[str]:
 
 
 def _spec(command: list[str], repo: Path, **changes: Any) -> RunSpec:
-    return replace(RunSpec(command=command, workdir=repo, timeout_s=PROBE_TIMEOUT_S), **changes)
+    """A probe run; its result files go next to the scratch repo (removed with it)."""
+    artifacts = repo.with_name(repo.name + "-artifacts")
+    spec = RunSpec(command, repo, timeout_s=PROBE_TIMEOUT_S, artifacts_dir=artifacts)
+    return replace(spec, **changes)

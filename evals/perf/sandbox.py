@@ -44,7 +44,8 @@ def sandboxed(sandbox: Sandbox, command: list[str], repo: Path) -> Callable[[], 
     """Run `command` in `sandbox`; a failed run stops the benchmark."""
 
     def action() -> object:
-        result = sandbox.run(RunSpec(command=command, workdir=repo, timeout_s=120))
+        artifacts = repo.with_name("artifacts")
+        result = sandbox.run(RunSpec(command, repo, timeout_s=120, artifacts_dir=artifacts))
         if not result.ok:
             raise SystemExit(f"{sandbox.name}: {command} failed: {result.stderr[-500:]}")
         return result
@@ -80,7 +81,8 @@ def main() -> None:
     args = parser.parse_args()
     sandboxes = available_sandboxes(args.backends)
     with tempfile.TemporaryDirectory() as folder:
-        repo = Path(folder)
+        repo = Path(folder) / "repo"
+        repo.mkdir()
         (repo / "train.py").write_text("print('hello')\n")
         print(f"{'backend':<14} {'command':<18} {'bare s':>7} {'sandbox s':>9} {'overhead s':>10}")
         for label, command in COMMANDS.items():

@@ -9,18 +9,25 @@ from agent.cli import main
 from agent.exit_status import ExitStatus
 
 
+def keep(repo: Path) -> list[str]:
+    """`--artifacts` into the test's own folder (not a fresh temporary one)."""
+    return ["--artifacts", str(repo.parent / "artifacts")]
+
+
 def test_run_shows_exit_code_and_output_tail(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["run", "--sandbox", "local", str(repo), "--", "python", "train.py"]
+    argv = ["run", "--sandbox", "local", *keep(repo), str(repo), "--", "python", "train.py"]
     assert main(argv, env={}) == ExitStatus.SUCCESS
     out = capsys.readouterr().out
     assert out.startswith("ok: exit 0 in ")
     assert "training" in out
+    assert f"artifacts: {repo.parent / 'artifacts'}" in out
 
 
 def test_run_json_is_the_run_result(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["run", "--sandbox", "local", "--json", "--timeout", "1", str(repo), "--", "sleep", "9"]
+    argv = ["run", "--sandbox", "local", "--json", "--timeout", "1", *keep(repo), str(repo)]
+    argv += ["--", "sleep", "9"]
     assert main(argv, env={}) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["timed_out"] is True
@@ -29,7 +36,7 @@ def test_run_json_is_the_run_result(repo: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_failing_command_exits_1(repo: Path) -> None:
-    argv = ["run", "--sandbox", "local", str(repo), "--", "python", "-c", "raise SystemExit(3)"]
+    argv = ["run", "--sandbox", "local", *keep(repo), str(repo), "--", "python", "-c", "exit(3)"]
     assert main(argv, env={}) == 1
 
 
@@ -37,14 +44,14 @@ def test_settings_from_the_environment_apply(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env = {"TORCHPORT_SANDBOX__TYPE": "local", "TORCHPORT_SANDBOX__TIMEOUT_S": "1"}
-    assert main(["run", "--json", str(repo), "--", "sleep", "9"], env=env) == 1
+    assert main(["run", "--json", *keep(repo), str(repo), "--", "sleep", "9"], env=env) == 1
     assert json.loads(capsys.readouterr().out)["timed_out"] is True
 
 
 def test_options_after_path_are_refused_not_run(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["run", str(repo), "--sandbox", "local", "--", "python", "train.py"]
+    argv = ["run", *keep(repo), str(repo), "--sandbox", "local", "--", "python", "train.py"]
     status = main(argv, env={})
     if status == ExitStatus.SUCCESS:  # the CLI parses options after PATH itself
         assert "training" in capsys.readouterr().out
@@ -60,7 +67,7 @@ def test_run_on_a_missing_path_is_bad_input(capsys: pytest.CaptureFixture[str]) 
 
 @pytest.mark.docker
 def test_run_in_docker(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["run", "--sandbox", "docker", str(repo), "--", "python", "train.py"]
+    argv = ["run", "--sandbox", "docker", *keep(repo), str(repo), "--", "python", "train.py"]
     assert main(argv, env={}) == ExitStatus.SUCCESS
     out = capsys.readouterr().out
     assert "(docker sandbox, target cpu)" in out

@@ -1,6 +1,7 @@
 """Choosing the sandbox from settings."""
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,30 +28,25 @@ def test_docker_is_built_lazily_without_touching_the_engine(
     assert sandbox.image == "some/image:1"
 
 
-def test_auto_without_an_engine_says_why_and_falls_back(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+def test_auto_without_an_engine_says_why_once_and_falls_back(
+    monkeypatch: pytest.MonkeyPatch, factory_log: list[str]
 ) -> None:
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
-    with caplog.at_level(logging.INFO, logger="torchport"):
-        _propagate(monkeypatch)
-        sandbox = make_sandbox(SandboxSettings())
+    sandbox = make_sandbox(SandboxSettings())
     assert isinstance(sandbox, LocalSandbox)
-    fallbacks = [
-        r.getMessage() for r in caplog.records if "local sandbox instead" in r.getMessage()
-    ]
-    assert len(fallbacks) == 1
-    assert "docker" in fallbacks[0].lower()
+    assert len(factory_log) == 1
+    assert "no Docker engine reachable" in factory_log[0]
+    assert factory_log[0].endswith("using the local sandbox instead")
 
 
 @pytest.mark.docker
 def test_auto_with_an_engine_but_no_such_image_falls_back_naming_it(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    factory_log: list[str],
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="torchport"):
-        _propagate(monkeypatch)
-        sandbox = make_sandbox(SandboxSettings(image="torchport-sandbox:never-built"))
+    sandbox = make_sandbox(SandboxSettings(image="torchport-sandbox:never-built"))
     assert isinstance(sandbox, LocalSandbox)
-    assert "torchport-sandbox:never-built is not built" in caplog.text
+    assert len(factory_log) == 1
+    assert "torchport-sandbox:never-built is not built" in factory_log[0]
 
 
 def test_run_spec_carries_the_settings_limits(tmp_path: Path) -> None:
@@ -60,6 +56,25 @@ def test_run_spec_carries_the_settings_limits(tmp_path: Path) -> None:
     assert (spec.runtime, spec.chip, spec.command) == ("tpu", "v5e", ["python", "x.py"])
 
 
-def _propagate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The torchport logger does not propagate (rich handler); caplog listens at the root."""
-    monkeypatch.setattr(logging.getLogger("torchport"), "propagate", True)
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture
+def factory_log() -> Iterator[list[str]]:
+    """The messages the factory logs during the test."""
+    logger = logging.getLogger("torchport.sandbox.factory")
+    collect = _Collect()
+    level = logger.level
+    logger.addHandler(collect)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield collect.messages
+    finally:
+        logger.removeHandler(collect)
+        logger.setLevel(level)

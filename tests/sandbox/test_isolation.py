@@ -21,7 +21,8 @@ def python(program: str) -> list[str]:
 
 
 def spec(command: list[str], repo: Path, **changes: Any) -> RunSpec:
-    return replace(RunSpec(command=command, workdir=repo, timeout_s=120), **changes)
+    artifacts = repo.with_name(repo.name + "-artifacts")
+    return replace(RunSpec(command, repo, timeout_s=120, artifacts_dir=artifacts), **changes)
 
 
 def test_runs_in_a_copy_of_the_repo(backend: Sandbox, repo: Path) -> None:

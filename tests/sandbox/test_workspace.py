@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -60,12 +61,12 @@ def test_results_move_to_the_artifacts_folder_and_json_is_parsed(
     assert not results.problems
 
 
-def test_a_cut_short_json_file_is_reported_not_hidden(repo: Path) -> None:
+def test_a_cut_short_json_file_is_reported_not_hidden(repo: Path, tmp_path: Path) -> None:
     with Workspace(repo) as workspace:
         (workspace.out / "metrics.json").write_text('{"schema": 1, "ops": {')
-        results = workspace.collect(None)
+        results = workspace.collect(tmp_path / "artifacts")
     assert results.runtime_metrics is None
-    assert results.artifacts_dir is not None
+    assert results.artifacts_dir == tmp_path / "artifacts"
     assert "metrics.json is not valid JSON" in results.problems[0]
 
 
@@ -107,3 +108,15 @@ def test_tree_digest_sees_contents_modes_links_and_new_files(repo: Path) -> None
     assert changed()
     (repo / ".git" / "new").write_text("")
     assert changed()
+
+
+def test_results_without_an_artifacts_folder_go_to_a_fresh_one(repo: Path) -> None:
+    with Workspace(repo) as workspace:
+        (workspace.out / "probes.json").write_text("{}")
+        results = workspace.collect(None)
+    assert results.artifacts_dir is not None
+    try:
+        assert results.artifacts_dir.name.startswith("torchport-artifacts-")
+        assert results.probes == {}
+    finally:
+        shutil.rmtree(results.artifacts_dir)
