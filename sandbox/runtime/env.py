@@ -13,3 +13,15 @@ ACTIVE = "TORCHPORT_RT_ACTIVE"
 """Set by the runtime once installed in a process, so child interpreters can tell."""
 
 TARGETS = ("tpu", "neuron", "reference", "cpu")
+
+# Switches of the emulated tpu/neuron runtime (read once at activation).
+STRICT = "TORCHPORT_RT_STRICT"
+"""`1`: the first op without a native kernel raises instead of running on the CPU fallback."""
+FALLBACK = "TORCHPORT_RT_FALLBACK"
+"""`allow` (default), `warn` (log each new fallback op once) or `error` (same as STRICT=1)."""
+FLOAT64 = "TORCHPORT_RT_FLOAT64"
+"""`error` (default: float64 on the device raises), `warn` or `allow`; overrides the profile."""
+MEMORY = "TORCHPORT_RT_MEMORY"
+"""Device memory budget overriding the chip's HBM, e.g. `64MiB`, `2GiB` or a byte count."""
+THREADS = "TORCHPORT_RT_THREADS"
+"""CPU threads for the emulator's BLAS and PyTorch's intra-op pool (default 1; 0 leaves both)."""

@@ -1,0 +1,165 @@
+"""The boxed CPU fallback: any aten op without a native kernel runs on zero-copy CPU aliases of the
+device buffers, is counted per op (torch_xla's "ops not lowered"), and its results are mapped back
+to the device: in-place/out= results are the original device tensors, views become device views of
+the same storage, and new tensors are adopted onto the device without a copy."""
+
+import logging
+from typing import Any
+
+import torch
+
+from sandbox.runtime.config import RuntimeConfig
+from sandbox.runtime.device.dispatch import check_devices
+from sandbox.runtime.device.errors import FallbackForbiddenError
+from sandbox.runtime.device.policy import DtypePolicy
+from sandbox.runtime.device.tensors import Allocator, cpu_alias
+from sandbox.runtime.metrics import RuntimeMetrics
+
+log = logging.getLogger("torchport." + __name__)
+
+MIXED_DEVICE_OPS = frozenset(
+    {
+        "aten::index.Tensor",
+        "aten::index_put_",
+        "aten::index_put",
+        "aten::_index_put_impl_",
+        "aten::_copy_from",
+        "aten::_copy_from_and_resize",
+        "aten::copy_",
+    }
+)
+"""Ops that take CPU tensors (indices, sources) alongside device tensors, as on CUDA."""
+
+
+class CpuFallback:
+    """The function registered with `Library("_", "IMPL").fallback(..., "PrivateUse1")`."""
+
+    def __init__(
+        self,
+        config: RuntimeConfig,
+        metrics: RuntimeMetrics,
+        allocator: Allocator,
+        policy: DtypePolicy,
+    ) -> None:
+        self.config = config
+        self.metrics = metrics
+        self.allocator = allocator
+        self.policy = policy
+        self.device = allocator.device
+
+    def __call__(self, op: torch._ops.OpOverload, *args: Any, **kwargs: Any) -> Any:
+        name = op.name()
+        self.enter(name)
+        if name not in MIXED_DEVICE_OPS:
+            check_devices(self.device, args)
+            check_devices(self.device, kwargs.values())
+        dtype = kwargs.get("dtype")
+        if isinstance(dtype, torch.dtype):
+            self.policy.guard(dtype, name)
+        return self.run(op, args, kwargs)
+
+    def run_as(self, op: torch._ops.OpOverload, name: str, args: tuple[Any, ...]) -> Any:
+        """Run `op` on the CPU on behalf of the device op `name` (counted as `name`'s fallback)."""
+        self.enter(name)
+        return self.run(op, args, {})
+
+    def enter(self, name: str) -> None:
+        """Count one fallback call of `name`; raise in strict mode, log the first one."""
+        first = self.metrics.count_fallback(name)
+        if self.config.strict:
+            raise FallbackForbiddenError(
+                f"{name} has no native {self.device.type} kernel and strict mode "
+                "(TORCHPORT_RT_STRICT=1 / TORCHPORT_RT_FALLBACK=error) forbids the CPU fallback; "
+                "rewrite the code to avoid this op or allow the fallback"
+            )
+        if first:
+            level = logging.WARNING if self.config.fallback == "warn" else logging.DEBUG
+            log.log(level, "%s is not lowered to %s: running it on the CPU", name, self.device)
+
+    def run(self, op: torch._ops.OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Run `op` on CPU aliases of its device arguments and map the results back."""
+        name = op.name()
+        originals: dict[int, torch.Tensor] = {}
+        cpu_args = [self._to_cpu(a, originals) for a in args]
+        cpu_kwargs = {k: self._to_cpu(v, originals) for k, v in kwargs.items()}
+        result = op(*cpu_args, **cpu_kwargs)
+        storages = {t.untyped_storage().data_ptr(): t for t in originals.values()}
+        return self._to_device(result, name, originals, storages)
+
+    def _to_cpu(self, value: Any, originals: dict[int, torch.Tensor]) -> Any:
+        if isinstance(value, torch.Tensor):
+            if value.device.type != self.device.type:
+                return value
+            alias = cpu_alias(value)
+            originals[id(alias)] = (
+                value  # the alias lives in the call's arguments until mapped back
+            )
+            return alias
+        if isinstance(value, list | tuple):
+            return type(value)(self._to_cpu(v, originals) for v in value)
+        if isinstance(value, torch.device) and value.type == self.device.type:
+            return torch.device("cpu")
+        return value
+
+    def _to_device(
+        self,
+        value: Any,
+        name: str,
+        originals: dict[int, torch.Tensor],
+        storages: dict[int, torch.Tensor],
+    ) -> Any:
+        if isinstance(value, torch.Tensor):
+            return self._tensor_to_device(value, name, originals, storages)
+        if isinstance(value, list | tuple):
+            return type(value)(self._to_device(v, name, originals, storages) for v in value)
+        return value
+
+    def _tensor_to_device(
+        self,
+        value: torch.Tensor,
+        name: str,
+        originals: dict[int, torch.Tensor],
+        storages: dict[int, torch.Tensor],
+    ) -> torch.Tensor:
+        original = originals.get(id(value))
+        if original is not None:  # in-place / out=: the op wrote through the alias
+            if original.untyped_storage().data_ptr() != value.untyped_storage().data_ptr():
+                self._rebind(original, value, name)
+            elif value.shape != original.shape or value.stride() != original.stride():
+                storage = original.untyped_storage()
+                self._set_metadata(original, storage, value)
+            return original
+        if value.device.type != "cpu":
+            return value
+        owner = storages.get(value.untyped_storage().data_ptr())
+        if owner is not None:  # a view of a device argument
+            storage = owner.untyped_storage()
+            return self.allocator.alias(
+                storage, value.shape, value.stride(), int(value.storage_offset()), value.dtype
+            )
+        self.policy.guard(value.dtype, name)
+        return self._adopt(value, name)
+
+    def _adopt(self, value: torch.Tensor, name: str) -> torch.Tensor:
+        """Move a CPU result onto the device without copying: the device storage is its memory."""
+        storage = self._adopt_storage(value, name)
+        return self.allocator.alias(
+            storage, value.shape, value.stride(), int(value.storage_offset()), value.dtype
+        )
+
+    def _adopt_storage(self, value: torch.Tensor, name: str) -> torch.UntypedStorage:
+        as_bytes = torch.empty(0, dtype=torch.uint8).set_(value.untyped_storage())
+        return self.allocator.storage(as_bytes.numpy(), name)
+
+    def _rebind(self, original: torch.Tensor, value: torch.Tensor, name: str) -> None:
+        """An out= tensor was resized into new memory: point the device tensor at it."""
+        self._set_metadata(original, self._adopt_storage(value, name), value)
+
+    @staticmethod
+    def _set_metadata(
+        original: torch.Tensor, storage: torch.UntypedStorage, value: torch.Tensor
+    ) -> None:
+        keys = torch._C.DispatchKeySet(torch._C.DispatchKey.CPU)
+        torch.ops.aten.set_.source_Storage_storage_offset.redispatch(
+            keys, original, storage, value.storage_offset(), value.shape, value.stride()
+        )
