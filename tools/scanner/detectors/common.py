@@ -1,0 +1,72 @@
+"""Helpers the detector modules share."""
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from tools.scanner.facts import ModuleFacts
+from tools.scanner.guards import guarding_if, is_housekeeping
+from tools.scanner.site import Site, site
+
+
+def chain(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`a.b.c` and its parts `a.b` and `a`."""
+    while isinstance(node, cst.Attribute):
+        yield node
+        node = node.value
+    yield node
+
+
+def claim_callee(call: cst.Call, facts: ModuleFacts) -> None:
+    """Claim the callee chain so the generic `torch.cuda` rule does not report it again."""
+    facts.claim(call, *chain(call.func))
+
+
+def in_import(node: cst.CSTNode, facts: ModuleFacts) -> bool:
+    """Whether the node is part of an import statement."""
+    return facts.enclosing(node, cst.Import) is not None or (
+        facts.enclosing(node, cst.ImportFrom) is not None
+    )
+
+
+def is_guarded_import(statement: cst.Import | cst.ImportFrom, facts: ModuleFacts) -> bool:
+    """`try: import x` / `except ImportError:` (the author made the library optional)."""
+    for ancestor in facts.ancestors(statement):
+        if isinstance(ancestor, cst.Try):
+            return any(_catches_import_error(handler) for handler in ancestor.handlers)
+        if isinstance(ancestor, cst.FunctionDef | cst.ClassDef):
+            return False
+    return False
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    names = [handler.type] if not isinstance(handler.type, cst.Tuple) else handler.type.elements
+    wanted = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+    for entry in names:
+        value = entry.value if isinstance(entry, cst.Element) else entry
+        if isinstance(value, cst.Name) and value.value in wanted:
+            return True
+    return False
+
+
+def gate_site(check: cst.CSTNode, facts: ModuleFacts, *, fixable: bool = False) -> Iterator[Site]:
+    """TP004 for a CUDA check, unless it only guards housekeeping (skipping that is correct)."""
+    statement = guarding_if(check, facts)
+    if statement is not None and is_housekeeping(statement, facts):
+        return
+    message = None
+    if facts.enclosing(check, cst.Assert) is not None:
+        message = "An assert requires CUDA; it fails on the target"
+    yield site("TP004", check, fixable=fixable, message=message)
+
+
+def is_keyword_value(node: cst.CSTNode, facts: ModuleFacts, *names: str) -> bool:
+    """Whether `node` is the value of a `name=` argument."""
+    parent = facts.parent(node)
+    return (
+        isinstance(parent, cst.Arg)
+        and parent.keyword is not None
+        and (parent.keyword.value in names)
+    )
