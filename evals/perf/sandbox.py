@@ -1,4 +1,4 @@
-"""Overhead of one sandboxed run, per backend: `python evals/perf/sandbox.py [--runs N]`.
+"""Overhead of one sandboxed run, per backend: `python -m evals.perf.sandbox [--runs N]`.
 
 For each command it times the same interpreter run bare on the host and run in each sandbox
 (whole `Sandbox.run`: copy, start, wait, clean-up) and prints the difference. Targets: Docker

@@ -120,3 +120,27 @@ def test_doctor_docker(capsys: pytest.CaptureFixture[str]) -> None:
     assert not failed
     image_current = all(fact["ok"] for fact in report["facts"])
     assert status == (ExitStatus.SUCCESS if image_current else ExitStatus.INFRA_FAILURE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sandbox", "isolation"),
+    [
+        pytest.param("docker", "auto", marks=pytest.mark.docker, id="docker"),
+        pytest.param("local", "bwrap", id="bwrap"),
+        pytest.param("local", "unshare", id="unshare"),
+    ],
+)
+@pytest.mark.parametrize("target", ["tpu", "neuron"])
+def test_run_on_the_emulated_device(
+    sandbox: str, isolation: str, target: str, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = f"import torch; print(torch.ones(2, device='{target}').sum())"
+    argv = ["run", "--target", target, "--sandbox", sandbox, "--json", *keep(repo), str(repo)]
+    env = {"TORCHPORT_SANDBOX__ISOLATION": isolation}
+    status = main([*argv, "--", "python", "-c", program], env=env)
+    result = json.loads(capsys.readouterr().out)
+    assert status == ExitStatus.SUCCESS, result["stderr"]
+    assert result["stdout"] == f"tensor(2., device='{target}:0')\n"
+    assert result["runtime_metrics"]["target"] == target
+    assert result["runtime_metrics"]["native_calls"] > 0
