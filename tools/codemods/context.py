@@ -122,7 +122,7 @@ class FixContext:
         root = expression
         while isinstance(root, cst.Attribute | cst.Call):
             root = root.value if isinstance(root, cst.Attribute) else root.func
-        if not isinstance(root, cst.Name) or root.value == self.torch():
+        if not isinstance(root, cst.Name) or root.value == self.module_alias("torch"):
             return
         for assignment in self.facts.assignments_of(root):
             if isinstance(assignment, ImportAssignment):

@@ -25,7 +25,7 @@ def device_name_at(node: cst.CSTNode, facts: ModuleFacts) -> str | None:
     must_precede = True
     while scope is not None:
         bindings = _bindings(scope)
-        found = _best(bindings, shadowed, site if must_precede else None, facts, index)
+        found = _best(bindings, shadowed, site if must_precede else None, node, facts)
         if found is not None:
             return found
         shadowed |= bindings.keys()
@@ -55,21 +55,32 @@ def _best(
     bindings: dict[str, list[BaseAssignment]],
     shadowed: set[str],
     before: int | None,
+    site: cst.CSTNode,
     facts: ModuleFacts,
-    index: dict[cst.CSTNode, int],
 ) -> str | None:
-    best: tuple[int, bool, str] | None = None
+    """The device variable to use: in the site's own scope the latest one assigned before the
+    site; in an enclosing scope (a function runs after the module is set up) the one named most
+    like a device."""
+    index = _indexes(facts)
+    inside = set(facts.ancestors(site))
+    best: tuple[object, ...] | None = None
     for name, assignments in bindings.items():
         if name in shadowed or not _all_devices(assignments, facts):
             continue
-        places = [index.get(getattr(item, "node", None), -1) for item in assignments]  # type: ignore[arg-type]
+        nodes = [getattr(item, "node", None) for item in assignments]
+        places = [
+            index.get(node, -1)
+            for node in nodes
+            if node is not None and facts.statement_of(node) not in inside
+        ]
         usable = [place for place in places if before is None or place < before]
         if not usable:
             continue
-        rank = (max(usable), name == "device", name)
-        if best is None or rank > best:
-            best = rank
-    return best[2] if best else None
+        named = (name == "device", "device" in name.lower())
+        rank = (max(usable), *named) if before is not None else (*named, max(usable))
+        if best is None or (*rank, name) > best:
+            best = (*rank, name)
+    return str(best[-1]) if best else None
 
 
 def _all_devices(assignments: list[BaseAssignment], facts: ModuleFacts) -> bool:

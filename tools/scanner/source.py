@@ -17,13 +17,14 @@ from tools.scanner.site import Site
 # Every detector needs at least one of these words in the file (imports included: an alias is
 # always introduced by an import naming the original). Files without any are only parsed.
 TRIGGERS = re.compile(
-    r"cuda|nccl|NCCL|triton|cpp_extension|library|flash_attn|xformers|apex|bitsandbytes|cupy"
+    r"cuda|CUDA|nccl|NCCL|triton|cpp_extension|library|flash_attn|xformers|apex|bitsandbytes|cupy"
     r"|nvml|nvidia|GPUtil|tensorrt|dali|cudf|cuml|cugraph|transformer_engine|flashinfer"
     r"|deepspeed|mamba_ssm|causal_conv1d|liger_kernel|unsloth|float64|double|half|float16"
     r"|numpy|pin_memory|load|compile|_inductor|inference_mode|DataParallel|SyncBatchNorm"
     r"|FullyShardedDataParallel|fully_shard|parallelize_module|spawn|start_processes"
     r"|set_start_method|device_ids|output_device|ProfilerActivity|use_device|cudnn|backends"
-    r"|Generator|GradScaler|autocast|custom_fwd|custom_bwd|DoubleTensor|HalfTensor"
+    r"|Generator|GradScaler|autocast|custom_fwd|custom_bwd|DoubleTensor|HalfTensor|sdp_kernel"
+    r"|sdpa_kernel|SDPBackend|record_stream"
 )
 CUDA_SUFFIXES = (".cu", ".cuh")
 

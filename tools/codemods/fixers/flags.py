@@ -9,7 +9,9 @@ from tools.scanner.site import Site
 
 
 def _line(site: Site, context: FixContext) -> cst.SimpleStatementLine:
+    """The statement line of a flag assignment or switch call; its imports may go unused."""
     node = site.node
+    context.release(node.targets[0].target if isinstance(node, cst.Assign) else node)
     line = (
         context.facts.single_statement_line(node)
         if isinstance(node, cst.Assign)
@@ -99,6 +101,11 @@ def _with_math(value: cst.CSTNode) -> cst.CSTNode:
 
 
 def _unwrap(call: cst.Call, context: FixContext) -> str:
+    context.release(call.func)
+    for arg in call.args:
+        for element in arg.value.elements if isinstance(arg.value, cst.List | cst.Tuple) else []:
+            context.release(element.value)
+        context.release(arg.value)
     item = context.facts.parent(call)
     assert isinstance(item, cst.WithItem)
     statement = context.facts.parent(item)

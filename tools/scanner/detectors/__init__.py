@@ -42,6 +42,7 @@ DETECTORS: dict[type[cst.CSTNode], tuple[Detector, ...]] = {
     cst.Name: (device.on_name, dtype.on_reference),
     cst.Assign: (flags.on_assign, compile.on_assign),
     cst.If: (device.on_if,),
+    cst.IfExp: (device.on_if_expression,),
     cst.FunctionDef: (compile.on_function, kernels.on_function),
     cst.Decorator: (amp.on_decorator,),
     cst.Import: (kernels.on_import, libraries.on_import),

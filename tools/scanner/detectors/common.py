@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from tools.scanner.facts import ModuleFacts
-from tools.scanner.guards import guarding_if, is_housekeeping
+from tools.scanner.guards import HOUSEKEEPING_PREFIXES, guarding_if, is_housekeeping
 from tools.scanner.site import Site, site
 
 
@@ -56,10 +56,24 @@ def gate_site(check: cst.CSTNode, facts: ModuleFacts, *, fixable: bool = False) 
     statement = guarding_if(check, facts)
     if statement is not None and is_housekeeping(statement, facts):
         return
+    if _guards_housekeeping_call(check, facts):
+        return
     message = None
     if facts.enclosing(check, cst.Assert) is not None:
         message = "An assert requires CUDA; it fails on the target"
     yield site("TP004", check, fixable=fixable, message=message)
+
+
+def _guards_housekeeping_call(check: cst.CSTNode, facts: ModuleFacts) -> bool:
+    """`torch.cuda.is_available() and torch.cuda.synchronize()` as a statement."""
+    parent = facts.parent(check)
+    return (
+        isinstance(parent, cst.BooleanOperation)
+        and isinstance(parent.operator, cst.And)
+        and parent.left is check
+        and isinstance(facts.parent(parent), cst.Expr)
+        and (facts.qname(parent.right) or "").startswith(HOUSEKEEPING_PREFIXES)
+    )
 
 
 def is_keyword_value(node: cst.CSTNode, facts: ModuleFacts, *names: str) -> bool:

@@ -172,7 +172,7 @@ def _default_tensor_type(call: cst.Call, facts: ModuleFacts) -> Iterator[Site]:
 
 def _cuda_method(call: cst.Call, facts: ModuleFacts) -> Iterator[Site]:
     func = call.func
-    if not isinstance(func, cst.Attribute) or facts.qname(func) is not None:
+    if not isinstance(func, cst.Attribute) or facts.qname(func.value) == "torch":
         return
     if func.attr.value == "cuda":
         allowed = {"device", "non_blocking", "memory_format"}
@@ -185,6 +185,16 @@ def _cuda_method(call: cst.Call, facts: ModuleFacts) -> Iterator[Site]:
         if kind is not None:
             facts.claim(*chain(call.args[0].value))
             yield site("TP010", call, data=kind)
+
+
+def on_if_expression(node: cst.IfExp, facts: ModuleFacts) -> Iterator[Site]:
+    """The string form `"cuda" if torch.cuda.is_available() else "cpu"` (TP001)."""
+    if facts.is_claimed(node):
+        return
+    found = selection(node, facts)
+    if found is not None:
+        _claim_selection(found, facts)
+        yield site("TP001", node, data=found)
 
 
 def on_if(statement: cst.If, facts: ModuleFacts) -> Iterator[Site]:

@@ -6,7 +6,12 @@ import libcst as cst
 
 from tools.scanner.detectors.common import chain, claim_callee, is_guarded_import
 from tools.scanner.facts import ModuleFacts
-from tools.scanner.libraries import LIBRARIES, attention_fixable, library_call_code
+from tools.scanner.libraries import (
+    LIBRARIES,
+    attention_fixable,
+    is_lower_triangular,
+    library_call_code,
+)
 from tools.scanner.site import Site, site
 
 
@@ -54,9 +59,22 @@ def _uses_all_fixable(
             continue
         for access in assignment.references:
             call = _call_of(access.node, facts)
-            if call is None or not attention_fixable(call, facts):
+            if call is None or not (
+                attention_fixable(call, facts) or _consumed_by_rewrite(call, facts)
+            ):
                 return False
     return True
+
+
+def _consumed_by_rewrite(call: cst.Call, facts: ModuleFacts) -> bool:
+    """`LowerTriangularMask()` passed to an attention call that is rewritten (to is_causal)."""
+    arg = facts.parent(call)
+    outer = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+    return (
+        isinstance(outer, cst.Call)
+        and is_lower_triangular(call, facts)
+        and attention_fixable(outer, facts)
+    )
 
 
 def _call_of(reference: cst.CSTNode, facts: ModuleFacts) -> cst.Call | None:

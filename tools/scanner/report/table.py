@@ -26,7 +26,8 @@ def render_table(inventory: Inventory, console: Console) -> None:
         fixable = sum(finding.fixable for finding in scanned.findings)
         title = Text.assemble(
             (scanned.path, "bold"),
-            f"  {_count(len(scanned.findings), 'finding')}, {fixable} fixed by codemods for {target}",
+            f"  {_count(len(scanned.findings), 'finding')}, "
+            f"{fixable} fixed by codemods for {target}",
         )
         console.print(title)
         console.print(_file_table(scanned.findings))
