@@ -1,6 +1,12 @@
 """Budgets and the stuck detector: pure functions over the state and the settings."""
 
+import functools
 import hashlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from langgraph.runtime import Runtime
 
 from agent.settings import BudgetSettings
 from agent.state import FixState
@@ -39,3 +45,18 @@ def fingerprint(diff: str) -> str:
 def repeated_failure(state: FixState, signature: str) -> bool:
     """True when this failure was already seen after an earlier edit."""
     return signature in state.get("failure_signatures", [])
+
+
+def timed(
+    node: Callable[[FixState, Runtime[Any]], dict[str, Any]],
+) -> Callable[..., dict[str, Any]]:
+    """Wrap a node so that its wall time is added to `seconds_spent` (resume-safe time budget)."""
+
+    @functools.wraps(node)
+    def wrapper(state: FixState, runtime: Runtime[Any]) -> dict[str, Any]:
+        started = time.monotonic()
+        update = node(state, runtime)
+        spent = state.get("seconds_spent", 0.0) + time.monotonic() - started
+        return {**update, "seconds_spent": round(spent, 3)}
+
+    return wrapper

@@ -3,7 +3,7 @@
 The context is not checkpointed; a resumed run rebuilds it from `request.json` and the settings.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ class FixRequest:
     remote: str = "origin"
     base_branch: str | None = None
     labels: list[str] = field(default_factory=list)
+    repo_slug: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for `request.json`."""
@@ -70,3 +71,5 @@ class FixContext:
     sandbox: Sandbox
     model: Model | None
     progress: Progress = no_progress
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The environment the command runs in (GitHub tokens come from here)."""

@@ -18,6 +18,8 @@ class FixInput(TypedDict):
     commands: list[str]
     base_commit: str
     workspace_commit: str
+    plan_only: bool
+    deliver: bool
 
 
 class FixState(FixInput, total=False):
@@ -26,7 +28,9 @@ class FixState(FixInput, total=False):
     findings: list[dict[str, Any]]
     """Scanner findings on the original tree."""
     plan: list[dict[str, Any]]
-    """Plan steps: `{id, kind: codemod|llm|manual, family, rules, paths, summary}`."""
+    """Plan steps: `{id, kind: codemod|llm, family, rules, paths, summary}`."""
+    manual: list[dict[str, Any]]
+    """Findings left to a person (rules only, no codemod): `{rule, path, line, guidance}`."""
     changes: list[dict[str, Any]]
     """Applied changes: `{id, source: rule|llm, rules, family, commit, files, summary}`."""
     reference: dict[str, Any]
@@ -46,3 +50,5 @@ class FixState(FixInput, total=False):
     failure_signatures: list[str]
     verdict: Verdict
     stop_reason: str
+    delivery: dict[str, Any]
+    """The branch (and pull request) the run delivered."""

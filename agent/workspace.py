@@ -94,8 +94,16 @@ class Workspace:
         data: bytes = blob.data_stream.read()
         return data
 
+    def message(self, commit: str) -> str:
+        """The full message of `commit`."""
+        return str(self._repo.commit(commit).message)
+
     def copy_tree_to(self, destination: Path) -> None:
         """Write the current tree (without the scratch `.git`) to `destination`."""
         shutil.copytree(
-            self.path, destination, symlinks=True, ignore=shutil.ignore_patterns(".git")
+            self.path,
+            destination,
+            symlinks=True,
+            ignore=shutil.ignore_patterns(".git"),
+            dirs_exist_ok=True,
         )

@@ -29,7 +29,7 @@ class Classifier(nn.Module):
 
 def make_data(n: int, features: int, classes: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
     g = torch.Generator().manual_seed(seed)
-    centers = torch.randn(classes, features, generator=g) * 2
+    centers = torch.randn(classes, features, generator=g) * 0.5
     labels = torch.randint(0, classes, (n,), generator=g)
     x = centers[labels] + torch.randn(n, features, generator=g)
     return x, labels
@@ -43,9 +43,9 @@ def main() -> None:
 
     torch.manual_seed(0)
     torch.cuda.manual_seed_all(0)
-    x, y = make_data(2048, 32, 4, seed=1)
-    model = Classifier(32, 128, 4).cuda()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    x, y = make_data(2048, 32, 8, seed=1)
+    model = Classifier(32, 128, 8).cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     scaler = torch.cuda.amp.GradScaler()
 
     start = torch.cuda.Event(enable_timing=True)

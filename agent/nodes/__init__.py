@@ -1,0 +1,1 @@
+"""One module per graph node; each returns only the state keys it changes."""
