@@ -50,7 +50,10 @@ def test_fixable_findings_become_one_codemod_step_per_family() -> None:
 
 def test_judgement_findings_go_to_the_model_or_to_manual_work() -> None:
     kernel = rules_of("kernels")[0]
-    findings = [finding(kernel, "k.py", 5, fixable=False), finding(kernel, "k.py", 9, fixable=False)]
+    findings = [
+        finding(kernel, "k.py", 5, fixable=False),
+        finding(kernel, "k.py", 9, fixable=False),
+    ]
     with_model, manual = make_plan(findings, has_model=True)
     assert [step["kind"] for step in with_model] == ["llm"]
     assert with_model[0]["paths"] == ["k.py"]
