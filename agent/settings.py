@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from agent.errors import BadInputError
+from tools.parity.spec import ParitySpec
 
 
 class Target(StrEnum):
@@ -80,16 +81,9 @@ class ScanSettings(_Section):
     fail_on: Literal["none", "low", "medium", "high", "any"] = "none"
 
 
-class ParitySettings(_Section):
-    """How migrated outputs are compared with the reference."""
-
-    print_patterns: list[str] = Field(default_factory=list, description="regexes with one group")
-    rtol: float = Field(1e-4, ge=0)
-    atol: float = Field(1e-5, ge=0)
-    tolerances: dict[str, dict[str, float]] = Field(default_factory=dict)
-    protected: list[str] = Field(default_factory=list)
-    reference: Literal["cpu", "cuda", "golden"] = "cpu"
-    golden_dir: str | None = None
+class ParitySettings(ParitySpec):
+    """How migrated outputs are compared with the reference: `tools.parity.spec.ParitySpec`
+    (print_patterns, rtol, atol, tolerances, protected, reference, golden_dir, …)."""
 
 
 class Settings(_Section):

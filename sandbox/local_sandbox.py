@@ -49,9 +49,10 @@ class LocalSandbox:
 
     name = "local"
 
-    def __init__(self, isolation: Isolation = "auto", *, python: Path | None = None) -> None:
+    def __init__(self, isolation: Isolation = "auto") -> None:
         self.requested = isolation
-        self.python = python or Path(sys.executable)
+        self.python = Path(sys.executable)
+        """The interpreter (with torch) that runs inside; its environment is mounted read-only."""
         self._isolation: Literal["bwrap", "unshare"] | None = None
 
     @property
@@ -60,11 +61,6 @@ class LocalSandbox:
         if self._isolation is None:
             self._isolation = resolve_isolation(self.requested)
         return self._isolation
-
-    @property
-    def uses_cgroups(self) -> bool:
-        """Limits are kernel-enforced per run (else per-process rlimits)."""
-        return cgroup_problem() is None
 
     def run(self, spec: RunSpec) -> RunResult:
         """Run `spec.command` on a copy of `spec.workdir` and return what happened."""
