@@ -11,6 +11,8 @@ is removed afterwards whatever happens, Ctrl-C included.
 import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from agent.errors import BadInputError, InfraError
@@ -68,10 +70,10 @@ class DockerSandbox:
         """Run `spec.command` on a copy of `spec.workdir` in a fresh container."""
         if not spec.command:
             raise BadInputError("no command to run in the sandbox", hint="give it after `--`")
-        if not self._image_checked:
-            self.check_image()
-            self._image_checked = True
-        with Workspace(spec.workdir) as workspace:
+        with Workspace(spec.workdir) as workspace, engine_errors():
+            if not self._image_checked:
+                self.check_image()
+                self._image_checked = True
             user = self._user(workspace)
             container = self.client.containers.create(
                 self.image, spec.command, **self._options(spec, workspace, user)
@@ -163,11 +165,36 @@ def _attach_and_wait(
         status = container.wait(timeout=spec.timeout_s)
     except (ReadTimeout, RequestsConnectionError):
         timed_out = True
-        container.kill()
+        _kill(container)
         status = container.wait(timeout=30)
     duration = time.monotonic() - start
     reader.join(READER_GRACE_S)
     return int(status["StatusCode"]), stdout, stderr, duration, timed_out
+
+
+def _kill(container: Any) -> None:
+    from docker.errors import APIError
+
+    try:
+        container.kill()
+    except APIError as exc:
+        if exc.status_code != 409:  # 409: it exited between the timeout and the kill
+            raise
+
+
+@contextmanager
+def engine_errors() -> Iterator[None]:
+    """Engine and transport failures as InfraError (Ctrl-C and our own errors pass through)."""
+    from docker.errors import DockerException
+    from requests.exceptions import RequestException
+
+    try:
+        yield
+    except (DockerException, RequestException) as exc:
+        raise InfraError(
+            f"the Docker engine failed while running the sandbox: {exc}",
+            hint="check the engine with `agent sandbox doctor`, or use --sandbox local",
+        ) from exc
 
 
 def _drain(frames: Any, stdout: CappedOutput, stderr: CappedOutput) -> None:

@@ -80,3 +80,12 @@ def test_a_missing_image_is_an_infra_error_with_the_fix(repo: Path) -> None:
     assert "torchport-sandbox:never-built is not built" in raised.value.message
     assert raised.value.hint is not None
     assert "agent sandbox build" in raised.value.hint
+
+
+@pytest.mark.docker
+def test_an_engine_error_is_an_infra_error(repo: Path) -> None:
+    from sandbox.docker_sandbox import DockerSandbox
+
+    with pytest.raises(InfraError) as raised:
+        DockerSandbox("Not A:valid reference").run(RunSpec(["true"], repo))
+    assert "invalid reference format" in raised.value.message
