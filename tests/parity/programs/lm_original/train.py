@@ -8,7 +8,7 @@ import math
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
+import torch.nn.functional as F  # noqa: N812 (the usual alias in PyTorch code)
 
 torch.backends.cudnn.benchmark = True
 
