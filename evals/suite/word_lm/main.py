@@ -1,0 +1,157 @@
+# Word-level language modeling with an LSTM (after pytorch/examples/word_language_model).
+import argparse
+import math
+import time
+
+import torch
+import torch.nn as nn
+
+import data
+import model as model_lib
+
+parser = argparse.ArgumentParser(description="PyTorch LSTM/GRU word language model")
+parser.add_argument("--data", type=str, default="./data/grammar", help="location of the data corpus")
+parser.add_argument("--model", type=str, default="LSTM", help="type of network (LSTM, GRU)")
+parser.add_argument("--emsize", type=int, default=64, help="size of word embeddings")
+parser.add_argument("--nhid", type=int, default=64, help="number of hidden units per layer")
+parser.add_argument("--nlayers", type=int, default=2, help="number of layers")
+parser.add_argument("--lr", type=float, default=20, help="initial learning rate")
+parser.add_argument("--clip", type=float, default=0.25, help="gradient clipping")
+parser.add_argument("--epochs", type=int, default=3, help="upper epoch limit")
+parser.add_argument("--batch_size", type=int, default=20, metavar="N", help="batch size")
+parser.add_argument("--bptt", type=int, default=20, help="sequence length")
+parser.add_argument("--dropout", type=float, default=0.2, help="dropout applied to layers (0 = no dropout)")
+parser.add_argument("--tied", action="store_true", help="tie the word embedding and softmax weights")
+parser.add_argument("--seed", type=int, default=1111, help="random seed")
+parser.add_argument("--cuda", action="store_true", default=False, help="use CUDA")
+parser.add_argument("--log-interval", type=int, default=10, metavar="N", help="report interval")
+parser.add_argument("--save", type=str, default="model.pt", help="path to save the final model")
+args = parser.parse_args()
+
+# Set the random seed manually for reproducibility.
+torch.manual_seed(args.seed)
+if torch.cuda.is_available():
+    if not args.cuda:
+        print("WARNING: You have a CUDA device, so you should probably run with --cuda.")
+    else:
+        torch.cuda.manual_seed(args.seed)
+
+device = torch.device("cuda" if args.cuda else "cpu")
+
+###############################################################################
+# Load data
+###############################################################################
+
+corpus = data.Corpus(args.data)
+
+
+def batchify(data, bsz):
+    # Work out how cleanly we can divide the dataset into bsz parts.
+    nbatch = data.size(0) // bsz
+    data = data.narrow(0, 0, nbatch * bsz)
+    # Evenly divide the data across the bsz batches.
+    data = data.view(bsz, -1).t().contiguous()
+    return data.to(device)
+
+
+eval_batch_size = 10
+train_data = batchify(corpus.train, args.batch_size)
+val_data = batchify(corpus.valid, eval_batch_size)
+test_data = batchify(corpus.test, eval_batch_size)
+
+ntokens = len(corpus.dictionary)
+model = model_lib.RNNModel(args.model, ntokens, args.emsize, args.nhid, args.nlayers, args.dropout, args.tied).to(device)
+criterion = nn.NLLLoss()
+
+
+def repackage_hidden(h):
+    """Wraps hidden states in new Tensors, to detach them from their history."""
+    if isinstance(h, torch.Tensor):
+        return h.detach()
+    return tuple(repackage_hidden(v) for v in h)
+
+
+def get_batch(source, i):
+    seq_len = min(args.bptt, len(source) - 1 - i)
+    data = source[i : i + seq_len]
+    target = source[i + 1 : i + 1 + seq_len].view(-1)
+    return data, target
+
+
+def evaluate(data_source):
+    model.eval()
+    total_loss = 0.0
+    hidden = model.init_hidden(eval_batch_size)
+    with torch.no_grad():
+        for i in range(0, data_source.size(0) - 1, args.bptt):
+            data, targets = get_batch(data_source, i)
+            output, hidden = model(data, hidden)
+            hidden = repackage_hidden(hidden)
+            total_loss += len(data) * criterion(output, targets).item()
+    return total_loss / (len(data_source) - 1)
+
+
+def train(epoch):
+    model.train()
+    total_loss = 0.0
+    start_time = time.time()
+    hidden = model.init_hidden(args.batch_size)
+    for batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
+        data, targets = get_batch(train_data, i)
+        hidden = repackage_hidden(hidden)
+        model.zero_grad()
+        output, hidden = model(data, hidden)
+        loss = criterion(output, targets)
+        loss.backward()
+
+        # `clip_grad_norm` helps prevent the exploding gradient problem in RNNs / LSTMs.
+        torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-lr)
+
+        total_loss += loss.item()
+        if batch % args.log_interval == 0 and batch > 0:
+            cur_loss = total_loss / args.log_interval
+            elapsed = time.time() - start_time
+            print(
+                "| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | ms/batch {:5.2f} | "
+                "loss {:5.4f} | ppl {:8.2f}".format(
+                    epoch, batch, len(train_data) // args.bptt, lr, elapsed * 1000 / args.log_interval, cur_loss, math.exp(cur_loss)
+                )
+            )
+            total_loss = 0
+            start_time = time.time()
+
+
+lr = args.lr
+best_val_loss = None
+for epoch in range(1, args.epochs + 1):
+    epoch_start_time = time.time()
+    train(epoch)
+    val_loss = evaluate(val_data)
+    print("-" * 89)
+    print(
+        "| end of epoch {:3d} | time: {:5.2f}s | valid loss {:5.4f} | valid ppl {:8.3f}".format(
+            epoch, (time.time() - epoch_start_time), val_loss, math.exp(val_loss)
+        )
+    )
+    print("-" * 89)
+    if not best_val_loss or val_loss < best_val_loss:
+        with open(args.save, "wb") as f:
+            torch.save(model.state_dict(), f)
+        best_val_loss = val_loss
+    else:
+        # Anneal the learning rate if no improvement has been seen in the validation dataset.
+        lr /= 4.0
+
+# Load the best saved model.
+with open(args.save, "rb") as f:
+    model.load_state_dict(torch.load(f))
+    # after load the rnn params are not a continuous chunk of memory
+    # this makes them a continuous chunk, and will speed up forward pass
+    model.rnn.flatten_parameters()
+
+test_loss = evaluate(test_data)
+print("=" * 89)
+print("| End of training | test loss {:5.4f} | test ppl {:8.3f}".format(test_loss, math.exp(test_loss)))
+print("=" * 89)
