@@ -67,7 +67,7 @@ def run(
     target: Annotated[Runtime, typer.Option(help="Runtime inside the sandbox.")] = Runtime.CPU,
     chip: Annotated[str | None, typer.Option(help="Chip profile (v5e, trn2, ...).")] = None,
     sandbox: Annotated[
-        SandboxChoice | None, typer.Option(help="Sandbox backend [default: from settings].")
+        SandboxChoice | None, typer.Option(help="Sandbox backend (default: sandbox.type, auto).")
     ] = None,
     timeout: Annotated[float | None, typer.Option(help="Seconds before the run is killed.")] = None,
     memory: Annotated[int | None, typer.Option(help="Memory limit in MB.")] = None,

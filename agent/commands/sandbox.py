@@ -30,14 +30,17 @@ def build(
     ctx: typer.Context,
     base: Annotated[
         str | None,
-        typer.Option(help="Base image [default: python:3.11-slim, or the local one if --offline]."),
+        typer.Option(
+            help="Base image (default: python:3.11-slim; torchport-base:bookworm offline)."
+        ),
     ] = None,
     offline: Annotated[
         bool,
         typer.Option(help="Wheels from this host's pip config into the context; no network."),
     ] = False,
     torch_index: Annotated[
-        str | None, typer.Option(help="Index for torch in online builds [PyTorch's CPU index].")
+        str | None,
+        typer.Option(help="Index for torch in online builds (PyTorch CPU index)."),
     ] = None,
     with_triton: Annotated[
         bool, typer.Option(help="Also install triton (original kernels, TRITON_INTERPRET=1).")
@@ -46,7 +49,7 @@ def build(
         list[str] | None, typer.Option(help="Extra pip requirement (repeatable).")
     ] = None,
     tag: Annotated[
-        str | None, typer.Option(help="Image tag [torchport-sandbox:<version>].")
+        str | None, typer.Option(help="Image tag (default: torchport-sandbox:VERSION).")
     ] = None,
     force: Annotated[bool, typer.Option(help="Build even when the image is current.")] = False,
 ) -> None:
