@@ -21,6 +21,7 @@ from sandbox.docker_engine import connect, image_status
 from sandbox.environment import SandboxPaths, sandbox_environment
 from sandbox.image.build import default_image_tag, is_current
 from sandbox.output import CappedOutput
+from sandbox.process import ProcessOutcome
 from sandbox.result import build_result
 from sandbox.types import RunResult, RunSpec
 from sandbox.workspace import SANDBOX_HOME, SANDBOX_OUT_DIR, SANDBOX_WORK_DIR, Workspace
@@ -79,7 +80,7 @@ class DockerSandbox:
                 self.image, spec.command, **self._options(spec, workspace, user)
             )
             try:
-                exit_code, stdout, stderr, duration, timed_out = _attach_and_wait(container, spec)
+                outcome = _attach_and_wait(container, spec)
                 container.reload()
                 oom_killed = bool(container.attrs["State"].get("OOMKilled"))
             finally:
@@ -88,11 +89,11 @@ class DockerSandbox:
         return build_result(
             spec,
             backend=self.name,
-            exit_code=exit_code,
-            stdout=stdout,
-            stderr=stderr,
-            duration_s=duration,
-            timed_out=timed_out,
+            exit_code=outcome.exit_code,
+            stdout=outcome.stdout,
+            stderr=outcome.stderr,
+            duration_s=outcome.duration_s,
+            timed_out=outcome.timed_out,
             oom_killed=oom_killed,
             results=results,
         )
@@ -143,11 +144,9 @@ class DockerSandbox:
         }
 
 
-def _attach_and_wait(
-    container: Any, spec: RunSpec
-) -> tuple[int, CappedOutput, CappedOutput, float, bool]:
-    """Start the container attached, wait up to the timeout (then kill it), return exit code,
-    output, duration and whether it timed out."""
+def _attach_and_wait(container: Any, spec: RunSpec) -> ProcessOutcome:
+    """Start the container attached, wait up to the timeout (then kill it) and collect the
+    output while it runs."""
     from requests.exceptions import ConnectionError as RequestsConnectionError
     from requests.exceptions import ReadTimeout
 
@@ -169,7 +168,7 @@ def _attach_and_wait(
         status = container.wait(timeout=30)
     duration = time.monotonic() - start
     reader.join(READER_GRACE_S)
-    return int(status["StatusCode"]), stdout, stderr, duration, timed_out
+    return ProcessOutcome(int(status["StatusCode"]), stdout, stderr, duration, timed_out)
 
 
 def _kill(container: Any) -> None:
