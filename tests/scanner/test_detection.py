@@ -23,7 +23,8 @@ def targets_of(code: str) -> list[Target]:
 def test_every_rule_has_positive_and_negative_fixtures() -> None:
     assert set(CASES) == rule_codes()
     for code, case in CASES.items():
-        assert case.positive and case.negative, code
+        assert case.positive, code
+        assert case.negative, code
 
 
 POSITIVES = [(code, index) for code, case in CASES.items() for index in range(len(case.positive))]

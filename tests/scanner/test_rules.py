@@ -23,7 +23,8 @@ def test_codes_are_unique_and_well_formed() -> None:
 
 def test_every_rule_explains_itself_with_an_example() -> None:
     for rule in all_rules():
-        assert rule.message and "\n" not in rule.message, rule.code
+        assert rule.message, rule.code
+        assert "\n" not in rule.message, rule.code
         assert len(rule.explanation) > 80, rule.code
         assert rule.before.strip(), rule.code
         assert rule.targets, rule.code

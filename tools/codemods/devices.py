@@ -1,7 +1,7 @@
 """Which name holds the device at a site: a device variable in scope, else the module's DEVICE.
 
-A variable counts when every assignment to it in its scope is a device chosen for the current
-machine (`torch.device(...)`, `torch.accelerator.current_accelerator(...) or ...`), it is
+A variable counts when its name says it holds a device (`device`, `dev`, `train_device`), every
+assignment to it in its scope is a device chosen for the current machine (`torch.device(...)`, `torch.accelerator.current_accelerator(...) or ...`), it is
 assigned before the site (or the site is in a function that runs later), and no inner scope
 rebinds the name.
 """
@@ -65,7 +65,7 @@ def _best(
     inside = set(facts.ancestors(site))
     best: tuple[object, ...] | None = None
     for name, assignments in bindings.items():
-        if name in shadowed or not _all_devices(assignments, facts):
+        if name in shadowed or "dev" not in name.lower() or not _all_devices(assignments, facts):
             continue
         nodes = [getattr(item, "node", None) for item in assignments]
         places = [
