@@ -7,7 +7,6 @@ from typing import Annotated, Any
 import typer
 
 from agent.commands.common import print_json, state_of, stdout
-from agent.errors import BadInputError
 from agent.exit_status import ExitStatus
 from agent.settings import load_settings
 
@@ -60,26 +59,16 @@ def build(
     then `agent sandbox build --offline`.
     """
     from sandbox.docker_engine import connect
-    from sandbox.image.build import (
-        DEFAULT_BASE,
-        LOCAL_BASE,
-        TORCH_CPU_INDEX,
-        BuildOptions,
-        build_image,
-        default_image_tag,
-    )
+    from sandbox.image.build import build_image, build_options
 
     settings = load_settings(None, env=state_of(ctx).env)
-    extras = tuple(extra or ()) + (("triton",) if with_triton else ())
-    options = BuildOptions(
-        tag=tag or settings.sandbox.image or default_image_tag(),
-        base=base or (LOCAL_BASE if offline else DEFAULT_BASE),
+    options = build_options(
+        tag=tag or settings.sandbox.image,
+        base=base,
         offline=offline,
-        torch_index=torch_index or TORCH_CPU_INDEX,
-        extras=extras,
+        torch_index=torch_index,
+        extras=(*(extra or ()), *(["triton"] if with_triton else [])),
     )
-    if offline and torch_index:
-        raise BadInputError("--torch-index has no use with --offline", hint="drop one of them")
     outcome = build_image(connect(), options, force=force)
     state = "built" if outcome.built else "already current"
     stdout().print(f"{outcome.tag}: {state} ({outcome.seconds:.1f} s)")

@@ -69,6 +69,27 @@ class BuildOutcome:
     seconds: float
 
 
+def build_options(
+    *,
+    tag: str | None = None,
+    base: str | None = None,
+    offline: bool = False,
+    torch_index: str | None = None,
+    extras: tuple[str, ...] = (),
+) -> BuildOptions:
+    """BuildOptions with the defaults filled in: the default tag; `python:3.11-slim` online,
+    the locally made base offline; PyTorch's CPU index (which an offline build cannot use)."""
+    if offline and torch_index:
+        raise BadInputError("--torch-index has no use with --offline", hint="drop one of them")
+    return BuildOptions(
+        tag=tag or default_image_tag(),
+        base=base or (LOCAL_BASE if offline else DEFAULT_BASE),
+        offline=offline,
+        torch_index=torch_index or TORCH_CPU_INDEX,
+        extras=extras,
+    )
+
+
 def pinned_requirements() -> list[str]:
     """torch and numpy at the versions this host runs (torch without its `+cpu` tag)."""
     torch_release = metadata.version("torch").split("+", 1)[0]

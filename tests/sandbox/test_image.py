@@ -2,6 +2,7 @@
 
 import pytest
 
+from agent.errors import BadInputError
 from sandbox.docker_engine import connect, image_status
 from sandbox.image.build import (
     LABEL_BASE,
@@ -9,6 +10,7 @@ from sandbox.image.build import (
     LOCAL_BASE,
     BuildOptions,
     build_image,
+    build_options,
     content_hash,
     default_image_tag,
     is_current,
@@ -25,6 +27,17 @@ def test_tag_and_pins_follow_this_install() -> None:
     torch_pin, numpy_pin = pinned_requirements()
     assert torch_pin == "torch==" + metadata.version("torch").split("+")[0]
     assert numpy_pin == "numpy==" + metadata.version("numpy")
+
+
+def test_options_pick_the_base_and_index_by_mode() -> None:
+    online = build_options()
+    assert (online.base, online.offline) == ("python:3.11-slim", False)
+    assert online.torch_index == "https://download.pytorch.org/whl/cpu"
+    offline = build_options(offline=True, extras=("triton",))
+    assert (offline.base, offline.extras) == (LOCAL_BASE, ("triton",))
+    assert offline.tag == default_image_tag()
+    with pytest.raises(BadInputError, match="no use with --offline"):
+        build_options(offline=True, torch_index="https://example.org/simple")
 
 
 @pytest.mark.docker
