@@ -112,4 +112,8 @@ def _show(report: Any) -> None:
         for check in checks:
             mark = "ok " if check.ok else "NO "
             console.print(f"{mark} {check.name}: {check.detail}", markup=False)
-    console.print("all checks passed" if report.ok else "some checks failed")
+    if not report.ok:
+        console.print("some checks failed")
+        return
+    noted = sum(not fact.ok for fact in report.facts)
+    console.print("all live checks passed" + (f" ({noted} noted above)" if noted else ""))
