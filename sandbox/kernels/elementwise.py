@@ -88,6 +88,7 @@ UNARY: dict[str, Unary] = {
     "erfc": activations.erfc,
     "silu": activations.silu,
     "sign": np.sign,
+    "sgn": np.sign,
     "floor": np.floor,
     "ceil": np.ceil,
     "round": np.round,
@@ -98,6 +99,8 @@ UNARY: dict[str, Unary] = {
     "isnan": np.isnan,
     "isinf": np.isinf,
     "isfinite": np.isfinite,
+    "isneginf": np.isneginf,
+    "isposinf": np.isposinf,
 }
 
 BINARY: dict[str, Binary] = {

@@ -20,7 +20,9 @@ _BF16_QUIET_NAN = np.uint16(0x7FC0)
 
 def bf16_bits_from_f32(values: AnyArray) -> npt.NDArray[np.uint16]:
     """Round float32 values to bfloat16 (nearest, ties to even) and return the raw bits."""
-    as_f32 = np.ascontiguousarray(values, dtype=np.float32)
+    as_f32 = np.asarray(values, dtype=np.float32)
+    if not as_f32.flags.c_contiguous:
+        as_f32 = as_f32.copy()  # np.ascontiguousarray would turn a 0-d array into 1-d
     bits = as_f32.view(np.uint32)
     lsb = (bits >> 16) & 1
     rounded = bits + lsb

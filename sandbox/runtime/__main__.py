@@ -7,7 +7,22 @@ import sys
 from pathlib import Path
 
 from sandbox.runtime import env as runtime_env
-from sandbox.runtime.activate import activate
+from sandbox.runtime.activate import activate, exit_on_activation_error
+
+_VALUED_OPTIONS = ("--target", "--chip")
+
+
+def _split_program(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split the command line into the runtime's options and the program's command line, which
+    starts at the script (the first positional) or right after `-m MODULE`; everything from there
+    on belongs to the program, options included."""
+    for index, arg in enumerate(argv):
+        if arg == "-m":
+            return argv[: index + 2], argv[index + 2 :]
+        follows_option = index > 0 and argv[index - 1] in _VALUED_OPTIONS
+        if not arg.startswith("-") and not follows_option:
+            return argv[:index], argv[index:]
+    return argv, []
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -16,15 +31,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", required=True, choices=runtime_env.TARGETS)
     parser.add_argument("--chip", default=None)
     parser.add_argument("-m", dest="module", default=None, help="run a module instead of a script")
-    parser.add_argument("program", nargs=argparse.REMAINDER, help="script.py and its arguments")
-    args = parser.parse_args(argv)
+    runtime_args, program = _split_program(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(runtime_args)
+    args.program = program
     if not args.module and not args.program:
         parser.error("give a script to run (or -m MODULE)")
     # Children (torchrun workers, multiprocessing spawn) activate through sitecustomize.
     os.environ[runtime_env.TARGET] = args.target
     if args.chip:
         os.environ[runtime_env.CHIP] = args.chip
-    activate(args.target, chip=args.chip, results_dir=os.environ.get(runtime_env.RESULTS_DIR))
+    chip = args.chip or os.environ.get(runtime_env.CHIP) or None
+    with exit_on_activation_error():
+        activate(args.target, chip=chip, results_dir=os.environ.get(runtime_env.RESULTS_DIR))
     if args.module:
         sys.argv = [args.module, *args.program]
         runpy.run_module(args.module, run_name="__main__", alter_sys=True)

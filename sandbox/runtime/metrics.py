@@ -175,13 +175,20 @@ def metrics_file_names(environ: dict[str, str] | os._Environ[str]) -> list[str]:
 
 
 def write_metrics(metrics: RuntimeMetrics, results_dir: str) -> list[Path]:
-    """Write the snapshot into `results_dir` (created if missing); returns the files written."""
+    """Write the snapshot into `results_dir` (created if missing); returns the files written.
+
+    A process that never used the device (a torchrun launcher, a DataLoader worker) does not
+    overwrite a file another process of the run already wrote."""
     folder = Path(results_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(metrics.snapshot(), indent=2, sort_keys=False)
+    doc = metrics.snapshot()
+    idle = doc["native_calls"] + doc["fallback_calls"] == 0 and doc["memory"]["peak_bytes"] == 0
+    text = json.dumps(doc, indent=2)
     written = []
     for name in metrics_file_names(os.environ):
         path = folder / name
+        if idle and path.exists():
+            continue
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)

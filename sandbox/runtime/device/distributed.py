@@ -15,26 +15,28 @@ from torch._C._distributed_c10d import _create_work_from_future  # type: ignore[
 from sandbox.runtime.device.context import DeviceContext
 from sandbox.runtime.device.tensors import cpu_alias
 
-COLLECTIVES = (
-    "allreduce",
-    "allreduce_coalesced",
-    "allgather",
-    "_allgather_base",
-    "allgather_coalesced",
-    "allgather_into_tensor_coalesced",
-    "broadcast",
-    "reduce",
-    "gather",
-    "scatter",
-    "reduce_scatter",
-    "_reduce_scatter_base",
-    "reduce_scatter_tensor_coalesced",
-    "alltoall",
-    "alltoall_base",
-    "send",
-    "recv",
-    "recv_anysource",
-)
+COLLECTIVES = {
+    "allreduce": "allreduce",
+    "allreduce_coalesced": "allreduce_coalesced",
+    "allgather": "allgather",
+    "_allgather_base": "_allgather_base",
+    "all_gather_single": "_allgather_base",
+    "allgather_coalesced": "allgather_coalesced",
+    "broadcast": "broadcast",
+    "reduce": "reduce",
+    "gather": "gather",
+    "scatter": "scatter",
+    "reduce_scatter": "reduce_scatter",
+    "_reduce_scatter_base": "_reduce_scatter_base",
+    "reduce_scatter_single": "_reduce_scatter_base",
+    "alltoall": "alltoall",
+    "alltoall_base": "alltoall_base",
+    "all_to_all_single": "alltoall_base",
+    "send": "send",
+    "recv": "recv",
+    "recv_anysource": "recv_anysource",
+}
+"""ProcessGroup method -> the gloo method that runs it."""
 
 
 def _to_host(value: Any, target: str) -> Any:
@@ -72,14 +74,17 @@ class DeviceProcessGroup(dist.ProcessGroup):
     def _run(self, name: str, *args: Any) -> Any:
         work = getattr(self.gloo, name)(*[_to_host(a, self.target) for a in args])
         work.wait()
-        outputs = args[0] if args and isinstance(args[0], list) else []
-        return _completed(_flatten(outputs))
+        first = args[0] if args else []
+        return _completed(_flatten(first if isinstance(first, list) else [first]))
 
 
 def _flatten(outputs: list[Any]) -> list[torch.Tensor]:
     flat: list[torch.Tensor] = []
     for item in outputs:
-        flat.extend(_flatten(item) if isinstance(item, list) else [item])
+        if isinstance(item, list):
+            flat.extend(_flatten(item))
+        elif isinstance(item, torch.Tensor):
+            flat.append(item)
     return flat
 
 
@@ -89,16 +94,16 @@ def _completed(tensors: list[torch.Tensor]) -> Any:
     return _create_work_from_future(future)
 
 
-def _forwarder(name: str) -> Callable[..., Any]:
+def _forwarder(name: str, gloo_name: str) -> Callable[..., Any]:
     def collective(self: DeviceProcessGroup, *args: Any) -> Any:
-        return self._run(name, *args)
+        return self._run(gloo_name, *args)
 
     collective.__name__ = name
     return collective
 
 
-for _name in COLLECTIVES:
-    setattr(DeviceProcessGroup, _name, _forwarder(_name))
+for _name, _gloo_name in COLLECTIVES.items():
+    setattr(DeviceProcessGroup, _name, _forwarder(_name, _gloo_name))
 
 
 def register_backend(ctx: DeviceContext) -> None:

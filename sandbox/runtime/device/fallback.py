@@ -3,6 +3,7 @@ device buffers, is counted per op (torch_xla's "ops not lowered"), and its resul
 to the device: in-place/out= results are the original device tensors, views become device views of
 the same storage, and new tensors are adopted onto the device without a copy."""
 
+import functools
 import logging
 from typing import Any
 
@@ -29,6 +30,27 @@ MIXED_DEVICE_OPS = frozenset(
     }
 )
 """Ops that take CPU tensors (indices, sources) alongside device tensors, as on CUDA."""
+
+
+def _on(value: Any, device_type: str) -> bool:
+    return isinstance(value, torch.Tensor) and value.device.type == device_type
+
+
+@functools.cache
+def _out_arguments(op: torch._ops.OpOverload) -> frozenset[str]:
+    """Names of the keyword-only arguments that `op` writes (its out= tensors)."""
+    return frozenset(
+        argument.name
+        for argument in op._schema.arguments
+        if argument.kwarg_only and argument.alias_info is not None and argument.alias_info.is_write
+    )
+
+
+def _copy_out(result: torch.Tensor, target: torch.Tensor) -> None:
+    """Store a CPU `out=` result in device tensor `target`, resizing it as the op asked."""
+    if result.shape != target.shape:
+        target.resize_(result.shape)
+    cpu_alias(target).copy_(result)
 
 
 class CpuFallback:
@@ -77,13 +99,28 @@ class CpuFallback:
             log.log(level, "%s is not lowered to %s: running it on the CPU", name, self.device)
 
     def run(self, op: torch._ops.OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Run `op` on CPU aliases of its device arguments and map the results back."""
+        """Run `op` on CPU aliases of its device arguments and map the results back.
+
+        `out=` arguments get fresh CPU tensors (a CPU alias of device memory cannot be resized),
+        whose results are then copied into the device tensors, resizing those if needed."""
         name = op.name()
         originals: dict[int, torch.Tensor] = {}
+        outs: dict[int, torch.Tensor] = {}
+        cpu_kwargs = {}
+        for key, value in kwargs.items():
+            if key in _out_arguments(op) and _on(value, self.device.type):
+                fresh = torch.empty(0, dtype=value.dtype)
+                outs[id(fresh)] = value
+                cpu_kwargs[key] = fresh
+            else:
+                cpu_kwargs[key] = self._to_cpu(value, originals)
         cpu_args = [self._to_cpu(a, originals) for a in args]
-        cpu_kwargs = {k: self._to_cpu(v, originals) for k, v in kwargs.items()}
         result = op(*cpu_args, **cpu_kwargs)
+        for fresh in cpu_kwargs.values():
+            if id(fresh) in outs:
+                _copy_out(fresh, outs[id(fresh)])
         storages = {t.untyped_storage().data_ptr(): t for t in originals.values()}
+        originals.update(outs)
         return self._to_device(result, name, originals, storages)
 
     def _to_cpu(self, value: Any, originals: dict[int, torch.Tensor]) -> Any:
@@ -122,12 +159,14 @@ class CpuFallback:
         storages: dict[int, torch.Tensor],
     ) -> torch.Tensor:
         original = originals.get(id(value))
-        if original is not None:  # in-place / out=: the op wrote through the alias
-            if original.untyped_storage().data_ptr() != value.untyped_storage().data_ptr():
-                self._rebind(original, value, name)
-            elif value.shape != original.shape or value.stride() != original.stride():
-                storage = original.untyped_storage()
-                self._set_metadata(original, storage, value)
+        if original is not None:  # in-place or out=: the device tensor holds the result
+            same_storage = (
+                original.untyped_storage().data_ptr() == value.untyped_storage().data_ptr()
+            )
+            if same_storage and (
+                value.shape != original.shape or value.stride() != original.stride()
+            ):
+                self._set_metadata(original, original.untyped_storage(), value)  # e.g. t_()
             return original
         if value.device.type != "cpu":
             return value
@@ -150,10 +189,6 @@ class CpuFallback:
     def _adopt_storage(self, value: torch.Tensor, name: str) -> torch.UntypedStorage:
         as_bytes = torch.empty(0, dtype=torch.uint8).set_(value.untyped_storage())
         return self.allocator.storage(as_bytes.numpy(), name)
-
-    def _rebind(self, original: torch.Tensor, value: torch.Tensor, name: str) -> None:
-        """An out= tensor was resized into new memory: point the device tensor at it."""
-        self._set_metadata(original, self._adopt_storage(value, name), value)
 
     @staticmethod
     def _set_metadata(

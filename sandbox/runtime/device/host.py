@@ -1,6 +1,12 @@
-"""Pin the emulator's CPU threads: NumPy's OpenBLAS, PyTorch's intra-op pool and the OpenMP/MKL
-variables inherited by child processes. Without this, OpenBLAS, PyTorch's pool and the autograd
-device thread oversubscribe the cores and a training step is several times slower and noisy."""
+"""Host tuning for the emulator.
+
+Threads: NumPy's OpenBLAS, PyTorch's intra-op pool and the OpenMP/MKL variables inherited by child
+processes are pinned to one count; otherwise OpenBLAS, PyTorch's pool and the autograd device
+thread oversubscribe the cores and a training step is several times slower and noisy.
+
+Allocator: kernels create many short-lived multi-megabyte NumPy arrays. glibc serves those with
+fresh mmap()s and returns them on free, so every temporary pays page faults on first touch; raising
+the mmap and trim thresholds keeps freed blocks in the heap for reuse."""
 
 import ctypes
 import logging
@@ -45,6 +51,25 @@ def set_openblas_threads(count: int) -> int:
                 done += 1
                 break
     return done
+
+
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+_HEAP_THRESHOLD = 1 << 30
+
+
+def keep_freed_memory() -> bool:
+    """Have glibc's malloc keep large blocks in the heap for reuse; False without glibc."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return False
+    mallopt = getattr(libc, "mallopt", None)
+    if mallopt is None:
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, _HEAP_THRESHOLD)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, 2 * _HEAP_THRESHOLD)
+    )
 
 
 def pin_threads(count: int) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import torch
 
 from sandbox.runtime.config import RuntimeConfig, load_config
-from sandbox.runtime.device import autocast, distributed, guards, patches, threads
+from sandbox.runtime.device import autocast, distributed, guards, host, patches
 from sandbox.runtime.device.context import DeviceContext
 from sandbox.runtime.device.dispatch import NativeRegistry
 from sandbox.runtime.device.events import make_event_classes
@@ -51,7 +51,8 @@ def install_device(target: str, *, chip: str | None, results_dir: str | None) ->
     if _ACTIVE:
         return
     config = load_config(target, chip, results_dir, os.environ)
-    threads.pin_threads(config.threads)
+    host.pin_threads(config.threads)
+    host.keep_freed_memory()
     torch.utils.rename_privateuse1_backend(target)
     ctx = build_context(config)
     event_class, device_event = make_event_classes(target)

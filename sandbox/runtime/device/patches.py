@@ -57,6 +57,23 @@ def patch_storages(ctx: DeviceContext) -> None:
         ctx.metrics.count_host_sync()
         return torch.from_numpy(storage_bytes(self).copy()).untyped_storage()
 
+    native_new = _keep("UntypedStorage.__new__", torch.UntypedStorage.__new__)
+
+    def new_storage(cls: type, *args: Any, device: Any = None, **kwargs: Any) -> Any:
+        """`torch.UntypedStorage(n, device=...)`: zeroed NumPy memory on the device (PyTorch
+        would call a device allocator the Python backend does not have, and crash)."""
+        if device is None or torch.device(device).type != target:
+            return native_new(cls, *args, device=device, **kwargs)
+        if len(args) != 1 or kwargs:
+            raise TypeError(f"UntypedStorage on {target} takes a size or a sequence of bytes")
+        size_or_bytes = args[0]
+        if isinstance(size_or_bytes, int):
+            data = np.zeros(size_or_bytes, np.uint8)
+        else:
+            data = np.asarray(list(size_or_bytes), dtype=np.uint8)
+        return ctx.allocator.storage(data, "UntypedStorage")
+
+    torch.UntypedStorage.__new__ = new_storage  # type: ignore[method-assign]
     torch.UntypedStorage.clone = clone_storage  # type: ignore[method-assign, assignment]
     torch.UntypedStorage.cpu = storage_to_cpu  # type: ignore[method-assign, assignment]
 

@@ -8,6 +8,7 @@ writes through views, `data_ptr()` and autograd's CopySlices behave as on any Py
 bfloat16 data is stored as uint16 bits (NumPy has no bfloat16); `read` widens it to float32 and
 `to_storage` rounds back to nearest even."""
 
+import ctypes
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,7 +52,7 @@ TORCH_OF_NP: dict[np.dtype[Any], torch.dtype] = {
 }
 REDUCED_FLOATS = (torch.bfloat16, torch.float16)
 _CPU_KEYSET = torch._C.DispatchKeySet(torch._C.DispatchKey.CPU)
-_SET_STORAGE = torch.ops.aten.set_.source_Storage_storage_offset
+_SET_STORAGE = torch.ops.aten.set_.source_Storage_storage_offset._handle
 
 
 def np_view(t: torch.Tensor) -> np.ndarray:
@@ -59,9 +60,11 @@ def np_view(t: torch.Tensor) -> np.ndarray:
     buffer: DeviceBuffer = t.untyped_storage()._np  # type: ignore[attr-defined]
     dtype = STORAGE_NP[t.dtype]
     item = dtype.itemsize
-    return np.ndarray(
-        t.shape, dtype, buffer.array, t.storage_offset() * item, [s * item for s in t.stride()]
-    )
+    strides = t.stride()
+    if item != 1:
+        strides = tuple([s * item for s in strides])
+    # tuple(): NumPy reads a torch.Size through the slow sequence protocol
+    return np.ndarray(tuple(t.shape), dtype, buffer.array, t.storage_offset() * item, strides)
 
 
 def read(t: torch.Tensor) -> np.ndarray:
@@ -108,6 +111,18 @@ def cpu_alias(t: torch.Tensor) -> torch.Tensor:
     return alias.set_(buffer.cpu_storage(), t.storage_offset(), t.shape, t.stride())
 
 
+_BYTE = ctypes.c_byte
+
+
+def address_of(array: np.ndarray) -> int:
+    """The address of `array`'s first byte; through ctypes' buffer view when possible (three times
+    faster than `array.ctypes.data`, which only serves the arrays that view refuses)."""
+    try:
+        return ctypes.addressof(_BYTE.from_buffer(array))  # type: ignore[arg-type]
+    except (TypeError, ValueError, BufferError):
+        return int(array.ctypes.data)
+
+
 def contiguous_strides(size: Sequence[int]) -> list[int]:
     """Row-major element strides of `size`."""
     strides = [1] * len(size)
@@ -145,7 +160,7 @@ class Allocator:
         if not reserved:
             self.memory.reserve(nbytes, what)
         storage: torch.UntypedStorage = torch._C._construct_storage_from_data_pointer(  # type: ignore[assignment]
-            array.ctypes.data, self.device, nbytes
+            address_of(array), self.device, nbytes
         )
         storage._np = DeviceBuffer(array, self.memory, nbytes)  # type: ignore[attr-defined]
         return storage
@@ -160,12 +175,14 @@ class Allocator:
     ) -> torch.Tensor:
         """A new device tensor over `storage` with the given metadata (a view; nothing copied)."""
         tensor = torch._C._acc.create_empty_tensor(tuple(size), dtype)
-        return _SET_STORAGE.redispatch(_CPU_KEYSET, tensor, storage, offset, size, stride)
+        return _SET_STORAGE.redispatch_boxed(_CPU_KEYSET, tensor, storage, offset, size, stride)
 
     def wrap(self, array: np.ndarray, dtype: torch.dtype, what: str) -> torch.Tensor:
-        """A device tensor of `dtype` over `array` (storage format), keeping its layout if dense."""
-        if not is_dense(array):
-            array = np.ascontiguousarray(array)
+        """A device tensor of `dtype` over `array` (storage format), keeping its layout if dense;
+        arrays that are not dense or not writable (broadcasts, constants) are copied first."""
+        array = np.asarray(array)
+        if not (is_dense(array) and array.flags.writeable):
+            array = array.copy()
         item = array.itemsize
         stride = [s // item for s in array.strides]
         return self.alias(self.storage(array, what), array.shape, stride, 0, dtype)

@@ -209,12 +209,18 @@ class CoreOps:
         )
 
 
+def _record_stream(t: torch.Tensor, stream: Any) -> None:
+    """Nothing to record: the emulated device has one synchronous stream."""
+
+
 def _cpu_redispatch(op: torch._ops.OpOverload) -> Any:
     """A kernel that runs the CPU kernel of a metadata-only op (views, set_) on the device tensor:
     it only builds TensorImpl metadata over the same storage."""
 
+    handle = op._handle
+
     def kernel(*args: Any, **kwargs: Any) -> Any:
-        return op.redispatch(_CPU_KEYSET, *args, **kwargs)
+        return handle.redispatch_boxed(_CPU_KEYSET, *args, **kwargs)
 
     return kernel
 
@@ -248,6 +254,7 @@ def register(ctx: DeviceContext) -> None:
     reg.impl("zero_", ops.zero_)
     reg.impl("_local_scalar_dense", ops.local_scalar_dense)
     reg.impl("resize_", ops.resize_)
+    reg.impl("record_stream", _record_stream, mixed_devices=True)
     for name in METADATA_OPS:
         op = getattr(aten, name.split(".")[0])
         overload = getattr(op, name.split(".")[1] if "." in name else "default")

@@ -25,8 +25,10 @@ UNARY_FLOAT = (
     *("erf", "erfc", "silu"),
 )
 """Unary ops whose result is floating (integer inputs give the default float dtype)."""
-UNARY_SAME = ("neg", "abs", "sign", "floor", "ceil", "round", "trunc", "bitwise_not", "relu")
+UNARY_SAME = ("neg", "abs", "sign", "sgn", "floor", "ceil", "round", "trunc", "bitwise_not", "relu")
 """Unary ops that keep the input dtype."""
+UNARY_BOOL = ("logical_not", "isnan", "isinf", "isneginf", "isposinf", "isfinite")
+"""Unary ops with a bool result."""
 
 ARITHMETIC = {
     "add": "add",
@@ -137,6 +139,51 @@ class Elementwise:
         return kernel
 
 
+class Ternary:
+    """lerp, addcmul, addcdiv and clamp: functional, in-place and out= kernels."""
+
+    def __init__(self, results: Results) -> None:
+        self.results = results
+
+    def kernels(self, name: str, compute: Callable[..., Any]) -> Callable[..., Any]:
+        """Kernels of `name`, whose values are `compute(*operands, **kwargs)`."""
+        results = self.results
+        op_name = f"aten::{name}"
+
+        def kernel(a: torch.Tensor, *rest: Any, **kwargs: Any) -> torch.Tensor:
+            out = kwargs.pop("out", None)
+            dtype = result_type(a, *[r for r in rest if isinstance(r, torch.Tensor)])
+            values = compute(
+                as_compute(operand(a), dtype), *[_compute_arg(r, dtype) for r in rest], **kwargs
+            )
+            return results.new(values, dtype, op_name) if out is None else results.into(out, values)
+
+        def inplace(a: torch.Tensor, *rest: Any, **kwargs: Any) -> torch.Tensor:
+            dtype = result_type(a, *[r for r in rest if isinstance(r, torch.Tensor)])
+            cast_check(dtype, a.dtype)
+            values = compute(
+                as_compute(operand(a), dtype), *[_compute_arg(r, dtype) for r in rest], **kwargs
+            )
+            return results.inplace(a, values)
+
+        kernel.inplace = inplace  # type: ignore[attr-defined]
+        return kernel
+
+
+def _compute_arg(value: Any, dtype: torch.dtype) -> Any:
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return as_compute(operand(value), dtype)
+
+
+def _addcmul(a: Any, t1: Any, t2: Any, value: Any = 1) -> Any:
+    return ew.addcmul(a, t1, t2, value)
+
+
+def _addcdiv(a: Any, t1: Any, t2: Any, value: Any = 1) -> Any:
+    return ew.addcdiv(a, t1, t2, value)
+
+
 def _unary_dtype(dtype: torch.dtype, result: str) -> torch.dtype:
     if result == "bool":
         return torch.bool
@@ -155,7 +202,7 @@ def _register_family(ctx: DeviceContext, base: str, kernel: Callable[..., Any]) 
 def register(ctx: DeviceContext) -> None:
     """Register the elementwise kernels."""
     family = Elementwise(ctx)
-    for names, result in ((UNARY_FLOAT, "float"), (UNARY_SAME, "same"), (("logical_not",), "bool")):
+    for names, result in ((UNARY_FLOAT, "float"), (UNARY_SAME, "same"), (UNARY_BOOL, "bool")):
         for name in names:
             _register_family(ctx, name, family.unary(name, result))
     for name, kernel_name in ARITHMETIC.items():
@@ -164,3 +211,14 @@ def register(ctx: DeviceContext) -> None:
     _register_family(ctx, "div", family.binary("div", ew.BINARY["div"], "divide"))
     for name in COMPARISON:
         _register_family(ctx, name, family.binary(name, ew.BINARY[name], "compare"))
+    ternary = Ternary(family.results)
+    _register_family(ctx, "lerp", ternary.kernels("lerp", ew.lerp))
+    _register_family(ctx, "addcmul", ternary.kernels("addcmul", _addcmul))
+    _register_family(ctx, "addcdiv", ternary.kernels("addcdiv", _addcdiv))
+    _register_family(ctx, "clamp", ternary.kernels("clamp", ew.clamp))
+    _register_family(
+        ctx, "clamp_min", ternary.kernels("clamp_min", lambda a, low: ew.clamp(a, low, None))
+    )
+    _register_family(
+        ctx, "clamp_max", ternary.kernels("clamp_max", lambda a, high: ew.clamp(a, None, high))
+    )

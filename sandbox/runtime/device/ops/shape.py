@@ -106,6 +106,49 @@ class ShapeOps:
     ) -> torch.Tensor:
         return self.scatter_add_(x.clone(), dim, index, src)
 
+    def flip(self, x: torch.Tensor, dims: Sequence[int]) -> torch.Tensor:
+        values = np.flip(np_view(x), tuple(d % max(x.dim(), 1) for d in dims))
+        return self.results.stored(np.ascontiguousarray(values), x.dtype, "aten::flip", None)
+
+    def scatter_(
+        self, x: torch.Tensor, dim: int, index: torch.Tensor, src: Any, **kw: Any
+    ) -> torch.Tensor:
+        target = np_view(x)
+        idx = _index_array(index)
+        source = np_view(src) if isinstance(src, torch.Tensor) else to_storage(src, x.dtype)
+        if isinstance(src, torch.Tensor):
+            source = source[tuple(slice(0, n) for n in idx.shape)]
+        np.put_along_axis(target, idx, source, axis=dim % max(x.dim(), 1))
+        return x
+
+    def scatter(
+        self, x: torch.Tensor, dim: int, index: torch.Tensor, src: Any, **kw: Any
+    ) -> torch.Tensor:
+        out = kw.pop("out", None)
+        result = self.scatter_(x.clone(), dim, index, src)
+        return result if out is None else out.copy_(result)
+
+    def index_add_(
+        self, x: torch.Tensor, dim: int, index: torch.Tensor, source: torch.Tensor, **kw: Any
+    ) -> torch.Tensor:
+        data = np_view(x) if x.dtype is torch.float32 else read(x).copy()
+        values = operand(source)
+        alpha = kw.get("alpha", 1)
+        if alpha != 1:
+            values = values * alpha
+        axis = dim % max(x.dim(), 1)
+        np.add.at(np.moveaxis(data, axis, 0), _index_array(index), np.moveaxis(values, axis, 0))
+        if x.dtype is not torch.float32:
+            write(x, data)
+        return x
+
+    def index_add(
+        self, x: torch.Tensor, dim: int, index: torch.Tensor, source: torch.Tensor, **kw: Any
+    ) -> torch.Tensor:
+        out = kw.pop("out", None)
+        result = self.index_add_(x.clone(), dim, index, source, **kw)
+        return result if out is None else out.copy_(result)
+
     def index(self, x: torch.Tensor, indices: Sequence[torch.Tensor | None]) -> torch.Tensor:
         values = np_view(x)[_index_tuple(indices)]
         return self.results.stored(np.ascontiguousarray(values), x.dtype, "aten::index", None)
@@ -153,6 +196,11 @@ def register(ctx: DeviceContext) -> None:
     reg.impl(["gather", "gather.out"], ops.gather)
     reg.impl("scatter_add_", ops.scatter_add_)
     reg.impl("scatter_add", ops.scatter_add)
+    reg.impl("flip", ops.flip)
+    reg.impl(["scatter_.src", "scatter_.value"], ops.scatter_)
+    reg.impl(["scatter.src", "scatter.value", "scatter.src_out", "scatter.value_out"], ops.scatter)
+    reg.impl("index_add_", ops.index_add_)
+    reg.impl(["index_add", "index_add.out"], ops.index_add)
     reg.impl("index.Tensor", ops.index, mixed_devices=True)
     reg.impl(["index_put_", "_index_put_impl_"], ops.index_put_, mixed_devices=True)
     reg.impl("index_put", ops.index_put, mixed_devices=True)
