@@ -123,6 +123,34 @@ def _sum_to_shape(grad: FloatArray, shape: tuple[int, ...]) -> FloatArray:
     return summed.sum(axis=axes, keepdims=True) if axes else summed
 
 
+def _backward_tile(
+    inputs: tuple[FloatArray, ...],
+    grads: tuple[FloatArray, FloatArray, FloatArray],
+    factor: float,
+    mask: AnyArray | None,
+    causal: bool,
+    rows: tuple[int, int],
+    cols: tuple[int, int],
+) -> None:
+    """Accumulate one (query tile, key tile) pair's share of dq, dk, dv into `grads`."""
+    query, key, value, grad, lse, delta = inputs
+    grad_q, grad_k, grad_v = grads
+    q_tile = blas_ready(query[..., rows[0] : rows[1], :])
+    g_tile = blas_ready(grad[..., rows[0] : rows[1], :])
+    k_tile = blas_ready(key[..., cols[0] : cols[1], :])
+    v_tile = blas_ready(value[..., cols[0] : cols[1], :])
+    probs = _scores(q_tile, k_tile, factor, mask, causal, rows, cols)
+    probs -= lse[..., rows[0] : rows[1], None]
+    np.exp(probs, out=probs)
+    grad_v[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(probs, -1, -2), g_tile)
+    dscores = np.matmul(g_tile, np.swapaxes(v_tile, -1, -2))
+    dscores -= delta[..., rows[0] : rows[1], None]
+    dscores *= probs
+    dscores *= np.float32(factor)
+    grad_q[..., rows[0] : rows[1], :] += np.matmul(dscores, k_tile)
+    grad_k[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(dscores, -1, -2), q_tile)
+
+
 def flash_attention_backward(
     grad_out: AnyArray,
     q: AnyArray,
@@ -147,26 +175,14 @@ def flash_attention_backward(
     grad_q = np.zeros((*batch, length, query.shape[-1]), np.float32)
     grad_k = np.zeros((*batch, keys, key.shape[-1]), np.float32)
     grad_v = np.zeros((*batch, keys, value.shape[-1]), np.float32)
+    inputs = (query, key, value, grad, np.asarray(lse, np.float32), delta)
     for rows in _tiles(length, block_q):
-        q_tile = blas_ready(query[..., rows[0] : rows[1], :])
-        g_tile = blas_ready(grad[..., rows[0] : rows[1], :])
-        lse_tile = np.asarray(lse, np.float32)[..., rows[0] : rows[1], None]
-        delta_tile = delta[..., rows[0] : rows[1], None]
         for cols in _tiles(keys, block_k):
             if causal and cols[0] > rows[1] - 1:
                 break
-            k_tile = blas_ready(key[..., cols[0] : cols[1], :])
-            v_tile = blas_ready(value[..., cols[0] : cols[1], :])
-            probs = _scores(q_tile, k_tile, float(factor), full_mask, causal, rows, cols)
-            probs -= lse_tile
-            np.exp(probs, out=probs)
-            grad_v[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(probs, -1, -2), g_tile)
-            dscores = np.matmul(g_tile, np.swapaxes(v_tile, -1, -2))
-            dscores -= delta_tile
-            dscores *= probs
-            dscores *= factor
-            grad_q[..., rows[0] : rows[1], :] += np.matmul(dscores, k_tile)
-            grad_k[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(dscores, -1, -2), q_tile)
+            _backward_tile(
+                inputs, (grad_q, grad_k, grad_v), float(factor), full_mask, causal, rows, cols
+            )
     grads = (
         _sum_to_shape(grad_q, query.shape),
         _sum_to_shape(grad_k, key.shape),

@@ -1,7 +1,9 @@
 """Autocast for the emulated device. torch ships no AutocastPrivateUse1 kernels, so every op falls
-through by default and the ops of CUDA's autocast lists (aten/src/ATen/autocast_mode.h) get
-Python kernels with the same policies; the default autocast dtype is bfloat16 (PyTorch's
-PrivateUse1 default, float16, would disable autocast with a warning on TPU/Trainium)."""
+through by default and the ops of CUDA's autocast lists get Python kernels with the same policies
+(PyTorch uses CUDA's lists for PrivateUse1 backends too). The lists live in one place,
+`sandbox.runtime.reference.autocast_lists`, checked there against the installed torch. The
+default autocast dtype is bfloat16 (PyTorch's PrivateUse1 default, float16, would disable autocast
+with a warning on TPU/Trainium)."""
 
 from collections.abc import Callable
 from typing import Any
@@ -9,67 +11,14 @@ from typing import Any
 import torch
 
 from sandbox.runtime.device.context import DeviceContext
-
-LOWER_PRECISION = (
-    "_convolution.deprecated",
-    "_convolution",
-    "conv1d",
-    "conv2d",
-    "conv3d",
-    "conv_tbc",
-    "conv_transpose1d",
-    "conv_transpose2d.input",
-    "conv_transpose3d.input",
-    "convolution",
-    "prelu",
-    "addmm",
-    "addmv",
-    "addr",
-    "matmul",
-    "einsum",
-    "mm",
-    "mv",
-    "linalg_vecdot",
-    "linear",
-    "addbmm",
-    "baddbmm",
-    "bmm",
-    "chain_matmul",
-    "linalg_multi_dot",
-    "_thnn_fused_lstm_cell",
-    "_thnn_fused_gru_cell",
-    "lstm_cell",
-    "gru_cell",
-    "rnn_tanh_cell",
-    "rnn_relu_cell",
-    "_scaled_dot_product_flash_attention",
-    "scaled_dot_product_attention",
+from sandbox.runtime.reference.autocast_lists import (
+    BANNED,
+    FP32,
+    FP32_APPEND_DTYPE,
+    FP32_SET_OPT_DTYPE,
+    LOWER_PRECISION,
+    PROMOTE,
 )
-FP32 = (
-    *("acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log2", "log1p"),
-    *("reciprocal", "rsqrt", "sinh", "tan", "pow.Tensor_Scalar", "pow.Tensor_Tensor"),
-    *("pow.Scalar", "softplus", "layer_norm", "native_layer_norm", "group_norm"),
-    *("frobenius_norm.dim", "nuclear_norm", "nuclear_norm.dim", "cosine_similarity"),
-    *("poisson_nll_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d"),
-    *("hinge_embedding_loss", "kl_div", "l1_loss", "smooth_l1_loss", "huber_loss", "mse_loss"),
-    *("margin_ranking_loss", "multilabel_margin_loss", "soft_margin_loss"),
-    *("triplet_margin_loss", "multi_margin_loss", "binary_cross_entropy_with_logits"),
-    *("dist", "pdist", "cdist", "renorm", "logsumexp", "upsample_nearest1d"),
-    *("_upsample_nearest_exact1d", "upsample_nearest2d", "_upsample_nearest_exact2d"),
-    *("upsample_nearest3d", "_upsample_nearest_exact3d", "upsample_linear1d"),
-    *("upsample_bilinear2d", "_upsample_bilinear2d_aa", "upsample_trilinear3d"),
-    *("upsample_bicubic2d", "_upsample_bicubic2d_aa"),
-)
-FP32_SET_OPT_DTYPE = (
-    *("prod", "prod.dim_int", "softmax.int", "log_softmax.int", "cumprod", "cumsum"),
-    *("linalg_vector_norm", "linalg_matrix_norm", "linalg_matrix_norm.str_ord", "sum"),
-    "sum.dim_IntList",
-)
-PROMOTE = (
-    *("addcdiv", "addcmul", "atan2", "bilinear", "cross", "dot", "vdot", "grid_sampler"),
-    *("index_put", "tensordot", "scatter_add"),
-)
-BANNED = ("binary_cross_entropy",)
 
 _EXCLUDE = torch._C.DispatchKeySet(torch._C.DispatchKey.AutocastPrivateUse1)  # type: ignore[attr-defined]
 
@@ -139,13 +88,23 @@ def _kernel(op: torch._ops.OpOverload, policy: str, target: str) -> Callable[...
     return run
 
 
-def _banned(name: str, target: str) -> Callable[..., Any]:
+def _append_dtype(
+    op: torch._ops.OpOverload, with_dtype: torch._ops.OpOverload, target: str
+) -> Callable[..., Any]:
+    """fp32_append_dtype: redispatch eligible calls to the overload taking dtype=float32."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with torch._C._ExcludeDispatchKeyGuard(_EXCLUDE):
+            if args and _eligible(args[0], target):
+                return with_dtype(*args, **kwargs, dtype=torch.float32)
+            return op(*args, **kwargs)
+
+    return run
+
+
+def _banned(message: str) -> Callable[..., Any]:
     def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError(
-            f"torch.nn.functional.{name} and torch.nn.BCELoss are unsafe to autocast "
-            f"({target}). Use binary_cross_entropy_with_logits / BCEWithLogitsLoss instead, "
-            "which are safe to autocast."
-        )
+        raise RuntimeError(message)
 
     return refuse
 
@@ -164,8 +123,11 @@ def install(ctx: DeviceContext) -> None:
     ):
         for name in names:
             library.impl(name, _kernel(_overload(name), policy, target), "AutocastPrivateUse1")
-    for name in BANNED:
-        library.impl(name, _banned(name, target), "AutocastPrivateUse1")
+    for name, with_dtype in FP32_APPEND_DTYPE.items():
+        kernel = _append_dtype(_overload(name), _overload(with_dtype), target)
+        library.impl(name, kernel, "AutocastPrivateUse1")
+    for name, message in BANNED.items():
+        library.impl(name, _banned(message), "AutocastPrivateUse1")
     torch.set_autocast_dtype(target, torch.bfloat16)
     _LIBRARIES.extend([fallthrough, library])
 

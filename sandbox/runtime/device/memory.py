@@ -19,7 +19,8 @@ class DeviceMemory:
     def __init__(self, budget: int, device_label: str) -> None:
         self.budget = budget
         self.device_label = device_label
-        self._lock = threading.Lock()
+        # reentrant: release() runs from DeviceBuffer.__del__, which GC may call in a locked section
+        self._lock = threading.RLock()
         self.current = 0
         self.peak = 0
 

@@ -46,6 +46,34 @@ def _index_of(device: Any) -> int | None:
     return parsed.index if parsed.index is not None else 0
 
 
+def _memory_functions(ctx: DeviceContext) -> dict[str, Any]:
+    """The memory API of the device module (allocated = reserved: there is no caching)."""
+    memory = ctx.memory
+
+    def memory_stats(device: Any = None) -> dict[str, int]:
+        figures = memory.figures()
+        return {
+            "allocated_bytes.all.current": figures.current_bytes,
+            "allocated_bytes.all.peak": figures.peak_bytes,
+            "reserved_bytes.all.current": figures.current_bytes,
+            "reserved_bytes.all.peak": figures.peak_bytes,
+        }
+
+    return {
+        "memory_stats": memory_stats,
+        "memory_allocated": lambda device=None: memory.figures().current_bytes,
+        "max_memory_allocated": lambda device=None: memory.figures().peak_bytes,
+        "memory_reserved": lambda device=None: memory.figures().current_bytes,
+        "max_memory_reserved": lambda device=None: memory.figures().peak_bytes,
+        "reset_peak_memory_stats": lambda device=None: memory.reset_peak(),
+        "mem_get_info": lambda device=None: (
+            memory.budget - memory.figures().current_bytes,
+            memory.budget,
+        ),
+        "empty_cache": lambda: None,
+    }
+
+
 def build_device_module(ctx: DeviceContext, event_class: type) -> types.ModuleType:
     """Make `torch.<target>` for the device of `ctx`."""
     target = ctx.target
@@ -58,15 +86,6 @@ def build_device_module(ctx: DeviceContext, event_class: type) -> types.ModuleTy
         if index is not None and not 0 <= index < device_count():
             raise RuntimeError(f"{target}: invalid device ordinal {index}")
         state["current"] = index or 0
-
-    def memory_stats(device: Any = None) -> dict[str, int]:
-        figures = ctx.memory.figures()
-        return {
-            "allocated_bytes.all.current": figures.current_bytes,
-            "allocated_bytes.all.peak": figures.peak_bytes,
-            "reserved_bytes.all.current": figures.current_bytes,
-            "reserved_bytes.all.peak": figures.peak_bytes,
-        }
 
     def metrics_report() -> str:
         """The torch_xla-style report of op counters, memory, transfers and syncs."""
@@ -94,17 +113,7 @@ def build_device_module(ctx: DeviceContext, event_class: type) -> types.ModuleTy
         "get_device_properties": lambda device=None: DeviceProperties(
             f"{target} {chip.name}", ctx.memory.budget, target
         ),
-        "memory_stats": memory_stats,
-        "memory_allocated": lambda device=None: ctx.memory.figures().current_bytes,
-        "max_memory_allocated": lambda device=None: ctx.memory.figures().peak_bytes,
-        "memory_reserved": lambda device=None: ctx.memory.figures().current_bytes,
-        "max_memory_reserved": lambda device=None: ctx.memory.figures().peak_bytes,
-        "reset_peak_memory_stats": lambda device=None: ctx.memory.reset_peak(),
-        "mem_get_info": lambda device=None: (
-            ctx.memory.budget - ctx.memory.figures().current_bytes,
-            ctx.memory.budget,
-        ),
-        "empty_cache": lambda: None,
+        **_memory_functions(ctx),
         "Event": event_class,
         "metrics_report": metrics_report,
         "metrics": ctx.metrics.snapshot,

@@ -64,6 +64,7 @@ def test_autocast_defaults_to_bf16_and_mirrors_cuda_policies() -> None:
         loss = nnf.cross_entropy(logits, target)
         normed = nnf.layer_norm(logits, [3])
         summed = logits.sum()
+        norm = torch.norm(logits)
         promoted = torch.addcmul(x, x.to(torch.bfloat16), x)
         attention = nnf.scaled_dot_product_attention(*(torch.randn(1, 2, 3, 4, device=DEV),) * 3)
     assert logits.dtype is torch.bfloat16
@@ -71,6 +72,7 @@ def test_autocast_defaults_to_bf16_and_mirrors_cuda_policies() -> None:
     assert loss.dtype is torch.float32
     assert normed.dtype is torch.float32
     assert summed.dtype is torch.float32
+    assert norm.dtype is torch.float32
     assert promoted.dtype is torch.float32
     loss.backward()
     assert linear.weight.grad.dtype is torch.float32

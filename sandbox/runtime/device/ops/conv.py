@@ -16,6 +16,8 @@ from sandbox.runtime.device.ops.nn import PRECISION
 from sandbox.runtime.device.tensors import read
 
 aten = torch.ops.aten
+FORWARD = "aten::convolution_overrideable"
+BACKWARD = "aten::convolution_backward_overrideable"
 
 
 def _native(x: torch.Tensor, transposed: bool) -> bool:
@@ -35,11 +37,16 @@ def _geometry(
     )
 
 
-def register(ctx: DeviceContext, fallback: CpuFallback) -> None:
-    """Register the overrideable convolution ops."""
-    results = Results(ctx.allocator)
+class ConvOps:
+    """Kernels of the overrideable convolution ops (they count their calls themselves)."""
+
+    def __init__(self, ctx: DeviceContext, fallback: CpuFallback) -> None:
+        self.results = Results(ctx.allocator)
+        self.metrics = ctx.metrics
+        self.fallback = fallback
 
     def forward(
+        self,
         x: torch.Tensor,
         weight: torch.Tensor,
         bias: torch.Tensor | None,
@@ -52,17 +59,20 @@ def register(ctx: DeviceContext, fallback: CpuFallback) -> None:
     ) -> torch.Tensor:
         if not _native(x, transposed):
             args = (x, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-            return fallback.run_as(aten.convolution.default, "aten::convolution_overrideable", args)
-        ctx.metrics.count_native("aten::convolution_overrideable")
-        geo = _geometry(x, stride, padding, dilation, groups)
+            return self.fallback.run_as(aten.convolution.default, FORWARD, args)
+        self.metrics.count_native(FORWARD)
         fn = conv.conv1d if x.dim() == 3 else conv.conv2d
-        precision = PRECISION.get(x.dtype, "float32")
         values = fn(
-            read(x), read(weight), None if bias is None else read(bias), geo, precision=precision
+            read(x),
+            read(weight),
+            None if bias is None else read(bias),
+            _geometry(x, stride, padding, dilation, groups),
+            precision=PRECISION.get(x.dtype, "float32"),
         )
-        return results.new(values, x.dtype, "aten::convolution_overrideable")
+        return self.results.new(values, x.dtype, FORWARD)
 
     def backward(
+        self,
         grad: torch.Tensor,
         x: torch.Tensor,
         weight: torch.Tensor,
@@ -75,34 +85,28 @@ def register(ctx: DeviceContext, fallback: CpuFallback) -> None:
         output_mask: Sequence[bool],
     ) -> tuple[Any, ...]:
         if not _native(x, transposed):
-            args = (
-                grad,
-                x,
-                weight,
-                None,
-                stride,
-                padding,
-                dilation,
-                transposed,
-                output_padding,
-                groups,
-                output_mask,
-            )
-            return fallback.run_as(
-                aten.convolution_backward.default, "aten::convolution_backward_overrideable", args
-            )
-        ctx.metrics.count_native("aten::convolution_backward_overrideable")
-        geo = _geometry(x, stride, padding, dilation, groups)
+            geometry = (stride, padding, dilation, transposed, output_padding, groups)
+            args = (grad, x, weight, None, *geometry, output_mask)
+            return self.fallback.run_as(aten.convolution_backward.default, BACKWARD, args)
+        self.metrics.count_native(BACKWARD)
         fn = conv.conv1d_backward if x.dim() == 3 else conv.conv2d_backward
         gx, gw, gb = fn(
-            read(grad), read(x), read(weight), geo, precision=PRECISION.get(x.dtype, "float32")
+            read(grad),
+            read(x),
+            read(weight),
+            _geometry(x, stride, padding, dilation, groups),
+            precision=PRECISION.get(x.dtype, "float32"),
         )
-        op = "aten::convolution_backward_overrideable"
+        new = self.results.new
         return (
-            results.new(gx, x.dtype, op) if output_mask[0] else None,
-            results.new(gw, weight.dtype, op) if output_mask[1] else None,
-            results.new(gb, grad.dtype, op) if output_mask[2] else None,
+            new(gx, x.dtype, BACKWARD) if output_mask[0] else None,
+            new(gw, weight.dtype, BACKWARD) if output_mask[1] else None,
+            new(gb, grad.dtype, BACKWARD) if output_mask[2] else None,
         )
 
-    ctx.registry.impl("convolution_overrideable", forward, counted=False)
-    ctx.registry.impl("convolution_backward_overrideable", backward, counted=False)
+
+def register(ctx: DeviceContext, fallback: CpuFallback) -> None:
+    """Register the overrideable convolution ops."""
+    ops = ConvOps(ctx, fallback)
+    ctx.registry.impl("convolution_overrideable", ops.forward, counted=False)
+    ctx.registry.impl("convolution_backward_overrideable", ops.backward, counted=False)
