@@ -111,12 +111,18 @@ def test_metrics_report_and_file_list_the_fallback_ops(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_strict_mode_fails_on_the_first_fallback_op(tmp_path: Path) -> None:
-    done = run_script(MODEL_WITH_A_FALLBACK_OP, tmp_path, TORCHPORT_RT_STRICT="1")
+    out = tmp_path / "out"
+    done = run_script(
+        MODEL_WITH_A_FALLBACK_OP, tmp_path, TORCHPORT_RT_STRICT="1", TORCHPORT_RT_OUT=str(out)
+    )
     assert done.returncode == 1
     assert "FallbackForbiddenError" in done.stderr
     assert "aten::cumprod" in done.stderr
     assert "strict mode" in done.stderr
     assert "loss" not in done.stdout
+    metrics = read_metrics(out)  # written at exit after the uncaught exception too
+    assert metrics["ops_not_lowered"] == ["aten::cumprod.out"]
+    assert metrics["fallback_calls"] == 1
 
 
 @pytest.mark.slow
