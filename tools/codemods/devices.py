@@ -1,9 +1,9 @@
 """Which name holds the device at a site: a device variable in scope, else the module's DEVICE.
 
 A variable counts when its name says it holds a device (`device`, `dev`, `train_device`), every
-assignment to it in its scope is a device chosen for the current machine (`torch.device(...)`, `torch.accelerator.current_accelerator(...) or ...`), it is
-assigned before the site (or the site is in a function that runs later), and no inner scope
-rebinds the name.
+assignment to it in its scope is a device chosen for the current machine (`torch.device(...)`,
+`torch.accelerator.current_accelerator(...) or ...`), it is assigned before the site (or the
+site is in a function that runs later), and no inner scope rebinds the name.
 """
 
 import libcst as cst

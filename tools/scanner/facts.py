@@ -6,6 +6,7 @@ through each node's scope, so `import torch.cuda as tc; tc.synchronize()` and
 `torch.cuda.amp.autocast`), plus one traversal that records every node's parent in pre-order.
 """
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
@@ -27,32 +28,76 @@ Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 Body = cst.Module | cst.IndentedBlock
 
 
-class _Collector(cst.CSTVisitor):
-    """Records each node's parent and the pre-order sequence of nodes."""
+# Fields in source order where the dataclass order differs (decorators come first, ...).
+_SOURCE_ORDER: dict[type[cst.CSTNode], tuple[str, ...]] = {
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.Arg: ("keyword", "value"),
+}
+_LAYOUT = (
+    cst.BaseParenthesizableWhitespace,
+    cst.EmptyLine,
+    cst.TrailingWhitespace,
+    cst.Newline,
+    cst.Comment,
+    cst.LeftParen,
+    cst.RightParen,
+)
+_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
-    def __init__(self) -> None:
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        self.order: list[cst.CSTNode] = []
-        self._stack: list[cst.CSTNode] = []
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if self._stack:
-            self.parents[node] = self._stack[-1]
-        self._stack.append(node)
-        self.order.append(node)
-        return True
+def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The node's children except whitespace and parentheses, in source order.
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self._stack.pop()
+    Reads the dataclass fields directly: libcst's visitors rebuild every node they pass, which
+    made the traversal as slow as the scope analysis itself.
+    """
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        default = tuple(field.name for field in dataclasses.fields(node))
+        names = _FIELDS[kind] = _SOURCE_ORDER.get(kind, default)
+    found: list[cst.CSTNode] = []
+    for name in names:
+        value = getattr(node, name, None)
+        if isinstance(value, cst.CSTNode):
+            if not isinstance(value, _LAYOUT):
+                found.append(value)
+        elif isinstance(value, tuple | list):
+            found.extend(
+                item
+                for item in value
+                if isinstance(item, cst.CSTNode) and not isinstance(item, _LAYOUT)
+            )
+    return found
 
 
-class _Subtree(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.nodes: list[cst.CSTNode] = []
+def _structure(root: cst.CSTNode) -> tuple[dict[cst.CSTNode, cst.CSTNode], list[cst.CSTNode]]:
+    """Every node's parent, and all nodes in pre-order (parents before children)."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    order: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        children = _children(node)
+        for child in children:
+            parents[child] = node
+        stack.extend(reversed(children))
+    return parents, order
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.nodes.append(node)
-        return True
+
+def _imported_names(nodes: list[cst.CSTNode]) -> frozenset[str]:
+    """Every local name an import statement binds, in any scope."""
+    names = set()
+    for node in nodes:
+        if isinstance(node, cst.Import | cst.ImportFrom) and not isinstance(
+            node.names, cst.ImportStar
+        ):
+            for alias in node.names:
+                names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+    return frozenset(names)
 
 
 class ModuleFacts:
@@ -61,10 +106,8 @@ class ModuleFacts:
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         self._scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
-        collector = _Collector()
-        module.visit(collector)
-        self._parents = collector.parents
-        self.order = collector.order
+        self._parents, self.order = _structure(module)
+        self.imported = _imported_names(self.order)
         self._qnames: dict[cst.CSTNode, str | None] = {}
         self._claimed: set[cst.CSTNode] = set()
         self.analyses: dict[str, Any] = {}  # per-module results of the group analyses
@@ -121,10 +164,8 @@ class ModuleFacts:
         return self._by_type[kind]  # type: ignore[return-value]
 
     def subtree(self, root: cst.CSTNode) -> list[cst.CSTNode]:
-        """`root` and every node below it."""
-        collector = _Subtree()
-        root.visit(collector)
-        return collector.nodes
+        """`root` and every node below it (whitespace aside)."""
+        return _structure(root)[1]
 
     def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode]) -> cst.CSTNode | None:
         """The nearest ancestor of type `kind`."""
@@ -151,6 +192,12 @@ class ModuleFacts:
             return None
         if node in self._qnames:
             return self._qnames[node]
+        root: cst.BaseExpression = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name) or root.value not in self.imported:
+            self._qnames[node] = None  # only names bound by an import resolve to one
+            return None
         found: str | None = None
         scope = self._scopes.get(node)
         if scope is not None:

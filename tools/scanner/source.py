@@ -42,6 +42,12 @@ def parse(source: str, path: str = "<string>") -> cst.Module:
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
+        try:  # Python's own parser points at the error more precisely
+            ast.parse(source)
+        except SyntaxError as precise:
+            raise UnparsableSourceError(
+                path, precise.lineno or 1, precise.offset or 1, precise.msg
+            ) from None
         reason = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
         raise UnparsableSourceError(path, exc.raw_line, exc.raw_column + 1, reason) from None
 
