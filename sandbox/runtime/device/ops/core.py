@@ -28,6 +28,15 @@ def _channels_last_strides(size: Sequence[int]) -> list[int]:
     return [h * w * c, 1, w * c, c]
 
 
+def _format_strides(t: torch.Tensor, memory_format: torch.memory_format | None) -> list[int] | None:
+    """Strides of a copy of `t` in `memory_format` (None: row-major)."""
+    if memory_format is torch.channels_last and t.dim() == 4:
+        return _channels_last_strides(t.shape)
+    if memory_format in (None, torch.preserve_format):
+        return _layout_strides(t)
+    return None
+
+
 def _layout_strides(t: torch.Tensor) -> list[int] | None:
     """Strides that preserve `t`'s layout when it is dense (non-overlapping, no gaps), else None."""
     if t.is_contiguous():
@@ -149,8 +158,9 @@ class CoreOps:
             )
         self.check_index(device)
         self.ctx.policy.guard(kind, "aten::_to_copy")
-        stride = _layout_strides(src) if memory_format in (None, torch.preserve_format) else None
-        out = self.alloc.empty(src.shape, kind, "aten::_to_copy", stride)
+        out = self.alloc.empty(
+            src.shape, kind, "aten::_to_copy", _format_strides(src, memory_format)
+        )
         self._device_copy(out, src)
         return out
 
@@ -162,8 +172,9 @@ class CoreOps:
         memory_format: torch.memory_format | None,
     ) -> torch.Tensor:
         self.check_index(device)
-        stride = _layout_strides(src) if memory_format in (None, torch.preserve_format) else None
-        out = self.alloc.empty(src.shape, kind, "aten::_to_copy", stride)
+        out = self.alloc.empty(
+            src.shape, kind, "aten::_to_copy", _format_strides(src, memory_format)
+        )
         self.ctx.metrics.count_transfer("host_to_device", src.nbytes)
         cpu_alias(out).copy_(src)
         return out
@@ -171,8 +182,9 @@ class CoreOps:
     def clone(
         self, src: torch.Tensor, *, memory_format: torch.memory_format | None = None
     ) -> torch.Tensor:
-        stride = _layout_strides(src) if memory_format in (None, torch.preserve_format) else None
-        out = self.alloc.empty(src.shape, src.dtype, "aten::clone", stride)
+        out = self.alloc.empty(
+            src.shape, src.dtype, "aten::clone", _format_strides(src, memory_format)
+        )
         np.copyto(np_view(out), np_view(src))
         return out
 
