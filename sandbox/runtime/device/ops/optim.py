@@ -160,9 +160,8 @@ class ForeachOps:
         ) -> None:
             if _skip_step(kw.get("found_inf")):
                 return
-            lr = kw["lr"]
             config = optim.AdamConfig(
-                lr=float(operand(lr)) if isinstance(lr, torch.Tensor) else float(lr),
+                lr=_learning_rate(kw["lr"]),
                 beta1=kw["beta1"],
                 beta2=kw["beta2"],
                 eps=kw["eps"],
@@ -176,21 +175,12 @@ class ForeachOps:
                 states = [param, exp_avgs[i], exp_avg_sqs[i]]
                 if config.amsgrad:
                     states.append(max_exp_avg_sqs[i])
-                arrays = [read(s) if s.dtype is not torch.float32 else np_view(s) for s in states]
-                grad = _scaled(grads[i], scale)
+                arrays = _writable(states)
                 step = float(read(state_steps[i]))
-                optim.adam_step(
-                    arrays[0],
-                    grad,
-                    arrays[1],
-                    arrays[2],
-                    step,
-                    config,
-                    arrays[3] if config.amsgrad else None,
-                )
-                for state, array in zip(states, arrays, strict=True):
-                    if state.dtype is not torch.float32:
-                        write(state, array)
+                maximum = arrays[3] if config.amsgrad else None
+                grad = _scaled(grads[i], scale)
+                optim.adam_step(arrays[0], grad, arrays[1], arrays[2], step, config, maximum)
+                _write_back(states, arrays)
 
         return kernel
 
@@ -203,9 +193,8 @@ class ForeachOps:
     ) -> None:
         if _skip_step(kw.get("found_inf")):
             return
-        lr = kw["lr"]
         config = optim.SgdConfig(
-            lr=float(operand(lr)) if isinstance(lr, torch.Tensor) else float(lr),
+            lr=_learning_rate(kw["lr"]),
             momentum=kw["momentum"],
             dampening=kw["dampening"],
             weight_decay=kw["weight_decay"],
@@ -214,20 +203,28 @@ class ForeachOps:
         )
         scale = _grad_scale(kw.get("grad_scale"))
         for i, param in enumerate(params):
-            target = np_view(param) if param.dtype is torch.float32 else read(param)
-            buffer = None
-            if config.momentum:
-                buffer = (
-                    np_view(momentum_buffers[i])
-                    if momentum_buffers[i].dtype is torch.float32
-                    else read(momentum_buffers[i])
-                )
+            states = [param, momentum_buffers[i]] if config.momentum else [param]
+            arrays = _writable(states)
+            buffer = arrays[1] if config.momentum else None
             grad = _scaled(grads[i], scale)
-            optim.sgd_step(target, grad, config, buffer, first_step=kw["is_first_step"])
-            if param.dtype is not torch.float32:
-                write(param, target)
-            if buffer is not None and momentum_buffers[i].dtype is not torch.float32:
-                write(momentum_buffers[i], buffer)
+            optim.sgd_step(arrays[0], grad, config, buffer, first_step=kw["is_first_step"])
+            _write_back(states, arrays)
+
+
+def _writable(tensors: Sequence[torch.Tensor]) -> list[np.ndarray]:
+    """Arrays an optimizer can update in place: float32 memory itself, else float32 copies."""
+    return [np_view(t) if t.dtype is torch.float32 else read(t) for t in tensors]
+
+
+def _write_back(tensors: Sequence[torch.Tensor], arrays: Sequence[np.ndarray]) -> None:
+    """Store the copies `_writable` made for non-float32 tensors."""
+    for tensor, array in zip(tensors, arrays, strict=True):
+        if tensor.dtype is not torch.float32:
+            write(tensor, array)
+
+
+def _learning_rate(lr: Any) -> float:
+    return float(operand(lr)) if isinstance(lr, torch.Tensor) else float(lr)
 
 
 def _unary_inplace(t: torch.Tensor, fn: Ufunc) -> None:
