@@ -11,7 +11,8 @@ from tools.codemods.fixers.common import (
     guarded_call,
     target_dtype,
 )
-from tools.scanner.detectors.device import TYPED_TENSORS, Selection, StatementSelection
+from tools.scanner.detectors.device import TYPED_TENSORS
+from tools.scanner.detectors.selection import Selection, StatementSelection
 from tools.scanner.patterns import CudaString, keyword, positional
 from tools.scanner.site import Site
 from tools.scanner.strings import StringUse, Use

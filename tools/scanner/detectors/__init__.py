@@ -15,6 +15,7 @@ from tools.scanner.detectors import (
     libraries,
     memory,
     rng,
+    selection,
     serialization,
     sync,
 )
@@ -41,8 +42,8 @@ DETECTORS: dict[type[cst.CSTNode], tuple[Detector, ...]] = {
     cst.Attribute: (device.on_attribute, sync.on_attribute, dtype.on_reference),
     cst.Name: (device.on_name, dtype.on_reference),
     cst.Assign: (flags.on_assign, compile.on_assign),
-    cst.If: (device.on_if,),
-    cst.IfExp: (device.on_if_expression,),
+    cst.If: (selection.on_if,),
+    cst.IfExp: (selection.on_if_expression,),
     cst.FunctionDef: (compile.on_function, kernels.on_function),
     cst.Decorator: (amp.on_decorator,),
     cst.Import: (kernels.on_import, libraries.on_import),
