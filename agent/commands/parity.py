@@ -104,7 +104,7 @@ def parity(
     report = compare(settings, original_dir, migrated_dir, target, run, precision, cache)
     stdout().print(report.table())
     for line in _summary(report):
-        stdout().print(line)
+        stdout().print(line, markup=False)
     if json_path is not None:
         json_path.write_text(json.dumps(report.to_dict(), indent=2), encoding="utf-8")
     return int(ExitStatus.SUCCESS if report.passed else ExitStatus.NO_PARITY)
@@ -160,7 +160,7 @@ def _record(
         spec=settings.parity, low_precision=low, limits=_limits(settings),
     )  # fmt: skip
     reference.save(out)
-    stdout().print(_recorded(reference, out))
+    stdout().print(_recorded(reference, out), markup=False)
     return int(ExitStatus.SUCCESS)
 
 

@@ -8,6 +8,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from tools.parity.compare import ProbeRow, Verdict
@@ -68,12 +69,12 @@ class ParityReport:
         styles = {"pass": "green", "marginal": "yellow", "fail": "red"}
         for row in self.rows:
             table.add_row(
-                row.probe,
+                escape(row.probe),
                 _number(row.max_abs),
                 _number(row.max_rel),
                 _number(row.ratio),
                 f"[{styles[row.verdict]}]{row.verdict}[/]",
-                row.note,
+                escape(row.note),
             )
         return table
 
