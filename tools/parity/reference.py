@@ -9,6 +9,7 @@ spec. `--reference golden` reads probes recorded elsewhere; `--reference cuda` r
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import sandbox.runtime
@@ -97,19 +98,30 @@ def _compute(
         reference.low_precision = low_precision
         reference.notes.append("no reruns on a GPU reference: conditioning and R not checked")
         return reference
-    # Conditioning and R are judged in fp32: the original's own low-precision noise is no signal.
-    full_precision = {PRECISION_ENV: "fp32"} if base.probes.autocast else {}
+    _classify_and_rerun(reference, run, spec, low_precision)
+    return reference
+
+
+def _classify_and_rerun(
+    reference: Reference,
+    run: Callable[[dict[str, str]], ProgramRun],
+    spec: ParitySpec,
+    low_precision: str | None,
+) -> None:
+    """Conditioning and R are judged in fp32: the original's own low-precision noise is no
+    signal. Adds the fp32 rerun (when the original autocasts), the nudged one, and the
+    low-precision reruns (as written and nudged) when asked."""
+    full_precision = {PRECISION_ENV: "fp32"} if reference.base.autocast else {}
     reference.fp32 = run(full_precision).probes if full_precision else None
     perturbed = run({PERTURB_ENV: f"{spec.perturbation:g}", **full_precision})
     reference.ill_conditioned = ill_conditioned_probes(
-        reference.fp32 or base.probes, perturbed.probes, spec, reference.volatile
+        reference.fp32 or reference.base, perturbed.probes, spec, reference.volatile
     )
     if low_precision is not None:
         reference.low_precision = low_precision
         reference.low = run({PRECISION_ENV: low_precision}).probes
         nudged = {PRECISION_ENV: low_precision, PERTURB_ENV: f"{spec.perturbation:g}"}
         reference.low_nudged = run(nudged).probes
-    return reference
 
 
 def _check_available(base: ProgramRun, original: Path) -> None:

@@ -152,6 +152,11 @@ class CudaFacade:
             "list_gpu_processes": lambda device=None: f"GPU:{self.index(device)}\nno processes",
             "set_sync_debug_mode": lambda debug_mode: None,
             "get_sync_debug_mode": lambda: 0,
+            **self._rng_and_stream_functions(),
+        }
+
+    def _rng_and_stream_functions(self) -> dict[str, Any]:
+        return {
             "manual_seed": self.manual_seed,
             "manual_seed_all": self.manual_seed_all,
             "seed": self.seed,
