@@ -16,7 +16,7 @@ TORCH_VERSION ?= 2.13.0
 TORCH_INDEX ?=
 DEMO_CASE ?= evals/suite/amp_classifier
 SANDBOX_BASE ?= $(if $(TORCH_INDEX),python:3.11-slim,torchport-base:bookworm)
-SANDBOX_BUILD_FLAGS ?= $(if $(TORCH_INDEX),--torch-index $(TORCH_INDEX),--offline)
+SANDBOX_BUILD_FLAGS ?= --with-triton $(if $(TORCH_INDEX),--torch-index $(TORCH_INDEX),--offline)
 
 .PHONY: install demo test lint typecheck unit docker-engine sandbox-image clean
 

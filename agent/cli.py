@@ -47,7 +47,7 @@ def _global_options(
 
 app.command("scan")(scan.scan)
 app.command("fix")(fix.fix)
-app.command("run", context_settings={"allow_interspersed_args": False})(run.run)
+app.command("run")(run.run)
 app.command("parity")(parity.parity)
 app.command("eval")(eval_command.evaluate)
 app.add_typer(sandbox_command.app, name="sandbox")

@@ -102,9 +102,14 @@ class Settings(_Section):
 
 
 ENV_PREFIX = "TORCHPORT_"
-# Variables with this prefix that are not settings: the emulated runtime's own switches and the
-# test suite's. They are read by those parts directly.
-NON_SETTING_ENV_PREFIXES = ("TORCHPORT_RT_", "TORCHPORT_REQUIRE_", "TORCHPORT_TEST_")
+# Variables with these prefixes are not settings: the emulated runtime's own switches, the
+# GitHub Action's inputs and the test suite's. They are read by those parts directly.
+NON_SETTING_ENV_PREFIXES = (
+    "TORCHPORT_RT_",
+    "TORCHPORT_REQUIRE_",
+    "TORCHPORT_TEST_",
+    "TORCHPORT_ACTION_",
+)
 SETTINGS_HINT = "the README's Configuration section lists every key"
 OPENAI_ENV = {"OPENAI_BASE_URL": "base_url", "OPENAI_API_KEY": "api_key", "OPENAI_MODEL": "model"}
 

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Make sure a Docker engine answers on this host: as root, install docker.io when missing and
-# start dockerd when it is not running. Without root it can only report.
+# start dockerd when it is not running; also install bubblewrap, the local sandbox's isolation,
+# when missing. Without root it can only report.
 # Exits non-zero when no engine answers and TORCHPORT_REQUIRE_DOCKER=1 (CI) or the setup failed.
 set -euo pipefail
 
 LOG="${DOCKERD_LOG:-/var/log/torchport-dockerd.log}"
 
 engine_answers() { docker info >/dev/null 2>&1; }
+
+if ! command -v bwrap >/dev/null && [ "$(id -u)" = 0 ]; then
+    echo "local sandbox: installing bubblewrap"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+fi
 
 if command -v docker >/dev/null && engine_answers; then
     echo "docker engine: running"
