@@ -9,8 +9,6 @@ from evals.tasks.manifest import ExternalTask, load_manifest
 from evals.tasks.spec import (
     Expected,
     ExpectedVerdict,
-    ParitySpec,
-    ProbeTolerance,
     ReferenceSpec,
     TaskFields,
     TaskSpec,
@@ -25,8 +23,6 @@ __all__ = [
     "Expected",
     "ExpectedVerdict",
     "ExternalTask",
-    "ParitySpec",
-    "ProbeTolerance",
     "ReferenceSpec",
     "Tag",
     "TaskFields",

@@ -6,6 +6,7 @@ fields as a suite case (run commands, probes, tolerances, expected verdicts).
 name = "tiny_gpt"
 repo = "https://github.com/owner/tiny-gpt"
 commit = "0123456789abcdef0123456789abcdef01234567"
+description = "a small GPT trained with bf16 autocast on CUDA"
 subdir = ""                      # folder of the repo the commands run in (default: its root)
 setup = ["pip install -r requirements.txt"]
 run = ["python train.py --max-iters 20"]

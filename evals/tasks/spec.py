@@ -4,6 +4,7 @@ The same fields describe a suite case (`task.toml` in the case's folder, `TaskSp
 of an external manifest (`ExternalTask`, which adds where to clone the repo from).
 """
 
+import fnmatch
 import re
 import shlex
 from pathlib import Path
@@ -11,14 +12,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from agent.settings import ParitySettings, Target
+from agent.settings import Target
 from evals.tasks.vocabulary import TAGS
+from tools.parity.spec import ParitySpec
 
 Difficulty = Literal["easy", "medium", "hard"]
 ExpectedVerdict = Literal["parity", "manual"]
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
-BACKWARD_PROBE = "backward"
-"""The probe holding the scalar of every `backward()` call (the loss trajectory)."""
+PROBE_KINDS = ("print:", "save:", "backward")
+"""How probe names start (`tools.parity`): printed numbers, saved tensors, the loss trajectory."""
 
 
 class StrictModel(BaseModel):
@@ -56,73 +58,6 @@ class Expected(StrictModel):
             if not manual and target in self.reasons:
                 raise ValueError(f"reasons.{target} is given but {target} is expected 'parity'")
         return self
-
-
-class ProbeTolerance(StrictModel):
-    """Tolerances for one probe (either may be left to the run-wide default)."""
-
-    rtol: float | None = Field(None, ge=0)
-    atol: float | None = Field(None, ge=0)
-
-
-class ParitySpec(StrictModel):
-    """How the migrated outputs are compared with the reference (maps onto ParitySettings)."""
-
-    print_patterns: list[str] = Field(default_factory=list)
-    """Regexes with exactly one group; the probe is named by the group's name, else the regex."""
-    rtol: float | None = Field(None, ge=0)
-    atol: float | None = Field(None, ge=0)
-    tolerances: dict[str, ProbeTolerance] = Field(default_factory=dict)
-    """Per probe: a print-pattern probe name, `backward`, or a saved file `out.pt[:key]` (globs)."""
-    protected: list[str] = Field(default_factory=list)
-    """Globs of files a migration must not change (on top of tests and the task spec)."""
-
-    @field_validator("print_patterns")
-    @classmethod
-    def _one_group_each(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            try:
-                compiled = re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"{pattern!r} is not a regex: {exc}") from exc
-            if compiled.groups != 1:
-                raise ValueError(f"{pattern!r} has {compiled.groups} groups; give exactly one")
-        return patterns
-
-    def probe_names(self) -> list[str]:
-        """The name of each print-pattern probe, in order."""
-        names = []
-        for pattern in self.print_patterns:
-            group_names = list(re.compile(pattern).groupindex)
-            names.append(group_names[0] if group_names else pattern)
-        return names
-
-    @model_validator(mode="after")
-    def _tolerances_name_probes(self) -> "ParitySpec":
-        known = {*self.probe_names(), BACKWARD_PROBE}
-        for key in self.tolerances:
-            if key not in known and ".pt" not in key:
-                raise ValueError(
-                    f"tolerances.{key} names no probe; use one of {sorted(known)} "
-                    "or a saved file such as 'model.pt' or 'model.pt:fc.weight'"
-                )
-        return self
-
-    def to_settings(self) -> ParitySettings:
-        """The same comparison as the agent's `[parity]` settings section."""
-        values: dict[str, object] = {
-            "print_patterns": list(self.print_patterns),
-            "protected": list(self.protected),
-            "tolerances": {
-                probe: tolerance.model_dump(exclude_none=True)
-                for probe, tolerance in self.tolerances.items()
-            },
-        }
-        if self.rtol is not None:
-            values["rtol"] = self.rtol
-        if self.atol is not None:
-            values["atol"] = self.atol
-        return ParitySettings.model_validate(values)
 
 
 class ReferenceSpec(StrictModel):
@@ -193,6 +128,31 @@ class TaskFields(StrictModel):
     def _no_llm_only_when_needed(self) -> "TaskFields":
         if self.expected.no_llm and not self.needs_llm:
             raise ValueError("expected.no_llm is only for tasks with needs_llm = true")
+        return self
+
+    @model_validator(mode="after")
+    def _one_group_per_pattern(self) -> "TaskFields":
+        for pattern in self.parity.print_patterns:
+            groups = re.compile(pattern).groups
+            if groups != 1:
+                raise ValueError(
+                    f"parity.print_patterns: {pattern!r} has {groups} groups; give one"
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _tolerances_match_probes(self) -> "TaskFields":
+        printed = [f"print:{pattern}" for pattern in self.parity.print_patterns]
+        for glob in self.parity.tolerances:
+            if not glob.startswith(PROBE_KINDS):
+                raise ValueError(
+                    f"parity.tolerances.{glob}: probe names start with print:, save: or backward"
+                )
+            if glob.startswith("print:") and not any(fnmatch.fnmatchcase(p, glob) for p in printed):
+                raise ValueError(
+                    f"parity.tolerances.{glob} matches no print pattern "
+                    "(print probes are named print:<the regex>)"
+                )
         return self
 
     def expected_verdict(

@@ -25,10 +25,11 @@ def main():
     args = p.parse_args()
 
     torch.manual_seed(config.SEED)
-    model = Transformer(ModelArgs()).to(config.DEVICE).eval()
+    model = Transformer(ModelArgs())
     for name, param in model.named_parameters():
-        if name.endswith("norm.weight"):
+        if name.endswith("norm.weight"):  # as if trained: norms away from 1
             torch.nn.init.uniform_(param, 0.5, 1.5)
+    model = model.to(config.DEVICE).eval()
     prompt = torch.randint(0, 256, (args.batch, 8)).cuda()
     out, last_logits = generate(model, prompt, args.tokens)
     for row in out.tolist():
