@@ -45,3 +45,11 @@ def test_library_fallback_imports_are_not_reported(tmp_path: Path) -> None:
     assert outcome.process.returncode == 0, outcome.process.stderr
     metrics = json.loads((outcome.out / "metrics.json").read_text())
     assert metrics["reference"]["unavailable"] == []
+
+
+def test_cuda_graph_capture_is_reported_and_compile_runs_eagerly(tmp_path: Path) -> None:
+    outcome = run_program("graphs.py", tmp_path)
+    assert outcome.process.returncode != 0
+    assert outcome.lines()["compiled"] == "cuda:0"
+    assert "reference unavailable: CUDA graph capture" in outcome.process.stderr
+    assert "at graphs.py:8" in outcome.process.stderr

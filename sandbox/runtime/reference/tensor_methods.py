@@ -85,14 +85,15 @@ def _to(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
     tensor, rest = args[0], list(args[1:])
     if rest and isinstance(rest[0], int) and not isinstance(rest[0], bool):
         rest[0] = torch.device("cuda", emu.state.check_index(rest[0]))
-    if isinstance(kwargs.get("device"), int):
-        kwargs = {**kwargs, "device": torch.device("cuda", kwargs["device"])}
-    copy = bool(kwargs.pop("copy", False)) if "copy" in kwargs else False
+    parse_kwargs = {key: value for key, value in kwargs.items() if key != "copy"}
+    if isinstance(parse_kwargs.get("device"), int):
+        parse_kwargs["device"] = torch.device("cuda", parse_kwargs["device"])
+    copy = bool(kwargs.get("copy", False))
     if rest and isinstance(rest[0], torch.Tensor):
         other = rest[0]
         target, dtype, memory_format = emu.device_of(other), other.dtype, None
     else:
-        device, dtype, _, memory_format = torch._C._nn._parse_to(*rest, **kwargs)
+        device, dtype, _, memory_format = torch._C._nn._parse_to(*rest, **parse_kwargs)
         if device is None:
             target = emu.device_of(tensor)
         else:
