@@ -195,3 +195,29 @@ def test_a_grad_scaler_passed_around_is_not_removable() -> None:
     found = [(f.rule, f.fixable) for f in scan_source(source, target=Target.TPU)]
     assert found == [("TP032", False), ("TP033", False)]
     assert [(f.rule, f.fixable) for f in scan_source(source)] == [("TP032", True)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'def is_cuda_attr(node):\n    return node.attr.value == "cuda"\n',
+        'def f(text):\n    return "gloo" if "cuda" in text else text\n',
+        'KEYS = {"CUDA_VISIBLE_DEVICES"}\nif name == "CUDA_VISIBLE_DEVICES":\n    pass\n',
+        'import torch\nname = "cuda"\nlabel = name.upper()\n',
+    ],
+)
+def test_cuda_words_in_unrelated_strings_are_not_findings(source: str) -> None:
+    assert scan_source(source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'import os\nvalue = os.environ.get("CUDA_VISIBLE_DEVICES", "")\n',
+        'import os, subprocess\nsubprocess.run(cmd, env={"CUDA_VISIBLE_DEVICES": "0"})\n',
+        'def f(args):\n    if args.device == "cuda":\n        return 1\n    return 0\n',
+        'def f(x):\n    return "cuda" in str(x.device)\n',
+    ],
+)
+def test_cuda_words_used_for_devices_are_findings(source: str) -> None:
+    assert scan_source(source) != []

@@ -42,7 +42,7 @@ def _comparison_polarity(node: cst.Comparison, facts: ModuleFacts) -> int:
     target = node.comparisons[0]
     operands = (node.left, target.comparator)
     operator = target.operator
-    if any(cuda_string(operand) for operand in operands):
+    if any(cuda_string(operand) for operand in operands) and any(map(is_device_like, operands)):
         if isinstance(operator, cst.Equal | cst.Is | cst.In):
             return 1
         if isinstance(operator, cst.NotEqual | cst.IsNot | cst.NotIn):
@@ -54,6 +54,22 @@ def _comparison_polarity(node: cst.Comparison, facts: ModuleFacts) -> int:
         if isinstance(operator, cst.Equal | cst.LessThan):
             return -1
     return 0
+
+
+DEVICE_WORDS = ("device", "dev", "accelerator")
+
+
+def is_device_like(node: cst.CSTNode) -> bool:
+    """An expression that plausibly holds a device or device type: `x.device.type`,
+    `args.device`, `device_type`, `str(x.device)` (not any string compared with "cuda")."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "str":
+        return len(node.args) == 1 and is_device_like(node.args[0].value)
+    if isinstance(node, cst.Attribute):
+        name = node.attr.value
+        return name == "type" or any(word in name.lower() for word in DEVICE_WORDS)
+    if isinstance(node, cst.Name):
+        return any(word in node.value.lower() for word in DEVICE_WORDS)
+    return False
 
 
 def is_guarded(node: cst.CSTNode, facts: ModuleFacts) -> bool:

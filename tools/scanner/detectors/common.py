@@ -84,3 +84,29 @@ def is_keyword_value(node: cst.CSTNode, facts: ModuleFacts, *names: str) -> bool
         and parent.keyword is not None
         and (parent.keyword.value in names)
     )
+
+
+ENVIRONMENT = "os.environ"
+ENVIRONMENT_CALLS = frozenset(
+    {
+        "os.environ.get",
+        "os.environ.setdefault",
+        "os.environ.pop",
+        "os.getenv",
+        "os.putenv",
+        "os.unsetenv",
+    }
+)
+
+
+def is_environment_key(node: cst.CSTNode, facts: ModuleFacts) -> bool:
+    """A string used as an environment variable name: `os.environ["X"]`, `os.getenv("X")`,
+    `os.environ.setdefault("X", v)`, or a key of a dict (an `env=` mapping)."""
+    parent = facts.parent(node)
+    if isinstance(parent, cst.Index):
+        subscript = facts.enclosing(parent, cst.Subscript)
+        return isinstance(subscript, cst.Subscript) and facts.qname(subscript.value) == ENVIRONMENT
+    if isinstance(parent, cst.Arg):
+        call = facts.parent(parent)
+        return isinstance(call, cst.Call) and facts.qname(call) in ENVIRONMENT_CALLS
+    return isinstance(parent, cst.DictElement) and parent.key is node

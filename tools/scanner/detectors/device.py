@@ -9,11 +9,16 @@ from tools.scanner.detectors.common import (
     claim_callee,
     gate_site,
     in_import,
+    is_environment_key,
     is_keyword_value,
 )
 from tools.scanner.detectors.selection import claim_selection, selection
 from tools.scanner.facts import ModuleFacts
-from tools.scanner.guards import CUDA_PREDICATES, is_device_type_comparison
+from tools.scanner.guards import (
+    CUDA_PREDICATES,
+    check_polarity,
+    is_device_type_comparison,
+)
 from tools.scanner.patterns import cuda_string, positional, string_value
 from tools.scanner.site import Site, site
 from tools.scanner.strings import Use, string_use
@@ -154,7 +159,7 @@ def on_string(node: cst.SimpleString | cst.FormattedString, facts: ModuleFacts) 
         return
     found = cuda_string(node)
     if found is None:
-        if string_value(node) == "CUDA_VISIBLE_DEVICES":
+        if string_value(node) == "CUDA_VISIBLE_DEVICES" and is_environment_key(node, facts):
             yield site("TP009", node)
         return
     use = string_use(node, facts)
@@ -164,7 +169,8 @@ def on_string(node: cst.SimpleString | cst.FormattedString, facts: ModuleFacts) 
         comparison = use.anchor
         if isinstance(comparison, cst.Comparison) and not facts.is_claimed(comparison):
             facts.claim(comparison)
-            if not is_device_type_comparison(comparison, facts):
+            device_check = check_polarity(comparison, facts) != 0
+            if device_check and not is_device_type_comparison(comparison, facts):
                 yield from gate_site(comparison, facts)
     elif use.use in (Use.DEVICE_CALL, Use.DEVICE_ARG, Use.DEVICE_TYPE, Use.DEVICE_VALUE):
         yield site("TP003", node, data=(use, found))
