@@ -89,8 +89,12 @@ def apply_edits(context: FixContext) -> cst.Module:
         module = _insert_constant(module, context)
     for name in sorted(context.standard_imports):
         module = add_standard_import(module, name)
-    module = AddImportsVisitor(context.imports).transform_module(module)
-    return RemoveImportsVisitor(context.imports).transform_module(module)
+    scheduled = context.imports.scratch  # the import visitors are slow: run them only when asked
+    if scheduled.get(AddImportsVisitor.CONTEXT_KEY):
+        module = AddImportsVisitor(context.imports).transform_module(module)
+    if scheduled.get(RemoveImportsVisitor.CONTEXT_KEY):
+        module = RemoveImportsVisitor(context.imports).transform_module(module)
+    return module
 
 
 def add_standard_import(module: cst.Module, name: str) -> cst.Module:
