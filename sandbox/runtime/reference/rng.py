@@ -42,7 +42,7 @@ class PhiloxGenerator(_Native):
         """`cuda:N`."""
         return torch.device("cuda", self.index)
 
-    device = property(_cuda_device)  # type: ignore[assignment]
+    device = property(_cuda_device)
 
     def manual_seed(self, seed: int) -> "PhiloxGenerator":
         """Seed Philox (offset back to 0) and the device's CPU stream."""
