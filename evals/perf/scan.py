@@ -8,6 +8,7 @@ research repository. It is written to a temporary folder and removed afterwards.
 """
 
 import argparse
+import os
 import random
 import tempfile
 import time
@@ -85,12 +86,12 @@ def write_corpus(folder: Path, lines: int, seed: int = 0) -> int:
     return written
 
 
-def measure(folder: Path, jobs: int) -> tuple[float, int, int]:
-    """Seconds, lines scanned and findings of one scan."""
-    started = time.perf_counter()
+def measure(folder: Path, jobs: int) -> tuple[float, float, int, int]:
+    """Wall seconds, this process's CPU seconds, lines scanned and findings of one scan."""
+    started, cpu = time.perf_counter(), time.process_time()
     inventory = scan_path(folder, target=Target.TPU, jobs=jobs)
-    elapsed = time.perf_counter() - started
-    return elapsed, inventory.summary["lines_scanned"], len(inventory.findings)
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return elapsed, cpu, inventory.summary["lines_scanned"], len(inventory.findings)
 
 
 def main() -> None:
@@ -103,12 +104,14 @@ def main() -> None:
         lines = write_corpus(folder, args.lines)
         files = sum(1 for _ in folder.rglob("*.*"))
         print(f"corpus: {lines} lines in {files} files")
-        one_s, scanned, found = measure(folder, jobs=1)
-        all_s, scanned_all, found_all = measure(folder, jobs=args.jobs)
+        load = os.getloadavg()[0]
+        one_s, one_cpu, scanned, found = measure(folder, jobs=1)
+        all_s, _, scanned_all, found_all = measure(folder, jobs=args.jobs)
         assert (scanned, found) == (scanned_all, found_all), "pooled scan differs"
-        print(f"findings: {found}")
-        print(f"1 process:   {one_s:7.2f} s  {scanned / one_s:10.0f} lines/s")
-        print(f"{args.jobs} processes: {all_s:7.2f} s  {scanned / all_s:10.0f} lines/s")
+        print(f"findings: {found}; load average before: {load:.1f} on {cores()} cores")
+        print(f"1 process:   {one_s:7.2f} s  {scanned / one_s:10.0f} lines/s (wall)")
+        print(f"             {one_cpu:7.2f} s  {scanned / one_cpu:10.0f} lines per CPU-second")
+        print(f"{args.jobs} processes: {all_s:7.2f} s  {scanned / all_s:10.0f} lines/s (wall)")
         print(f"speedup with {args.jobs} processes: {one_s / all_s:.2f}x")
 
 
