@@ -42,9 +42,12 @@ class Expected(StrictModel):
 
     def verdict(self, target: Target) -> ExpectedVerdict:
         """The expected verdict for `target` with an LLM."""
-        return {Target.TPU: self.tpu, Target.NEURON: self.neuron, Target.AGNOSTIC: self.agnostic}[
-            target
-        ]
+        verdicts = {
+            Target.TPU: self.tpu,
+            Target.NEURON: self.neuron,
+            Target.AGNOSTIC: self.agnostic,
+        }
+        return verdicts[Target(target)]
 
     @model_validator(mode="after")
     def _reasons_match_manual(self) -> "Expected":
