@@ -70,7 +70,7 @@ def parity(
         str | None, typer.Option(help="GPU profile the original ran on (default A100).")
     ] = None,
     cache_dir: Annotated[
-        Path | None, typer.Option(help="Reference cache [default: ~/.cache/torchport].")
+        Path | None, typer.Option(help="Reference cache (default ~/.cache/torchport/reference).")
     ] = None,
 ) -> int:
     """Compare a migrated program's outputs with the original's.
