@@ -15,6 +15,7 @@ BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
 TORCH_INDEX ?=
 DEMO_CASE ?= evals/suite/amp_classifier
+DEMO_DIR ?= .cache/demo
 SANDBOX_BASE ?= $(if $(TORCH_INDEX),python:3.11-slim,torchport-base:bookworm)
 SANDBOX_BUILD_FLAGS ?= --with-triton $(if $(TORCH_INDEX),--torch-index $(TORCH_INDEX),--offline)
 
@@ -29,8 +30,16 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
+# The main job on a bundled example: scan it, then migrate a fresh git copy of it to the
+# emulated TPU with rules only, run the original and the migration in the sandbox, and compare.
 demo: install
 	$(BIN)/agent scan $(DEMO_CASE)
+	rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
+	cp -r $(DEMO_CASE) $(DEMO_DIR)/repo && rm -f $(DEMO_DIR)/repo/task.toml
+	cd $(DEMO_DIR)/repo && git init -q -b main && git add -A && \
+		git -c user.name=demo -c user.email=demo@example.com commit -qm "CUDA version"
+	$(BIN)/agent fix $(DEMO_DIR)/repo --target tpu --no-llm --run "python train.py --steps 20"
+	@echo "migrated code: git -C $(DEMO_DIR)/repo diff main torchport/tpu"
 
 lint: install
 	$(BIN)/ruff check .

@@ -15,20 +15,10 @@ from typing import Any, get_type_hints
 from agent.llm import ToolCall
 from tools.edits import EditRefused, SearchReplace, apply_edit
 from tools.edits.search_replace import resolve_inside
+from tools.parity.protect import DEFAULT_PROTECTED as PARITY_PROTECTED
 
-DEFAULT_PROTECTED = (
-    "tests/**",
-    "test/**",
-    "**/test_*.py",
-    "test_*.py",
-    "**/*_test.py",
-    "**/conftest.py",
-    "conftest.py",
-    "pyproject.toml",
-    "torchport.toml",
-    "task.toml",
-    "*.probe.json",
-)
+DEFAULT_PROTECTED = (*PARITY_PROTECTED, "pyproject.toml")
+"""What parity hash-checks, plus the whole pyproject.toml (it holds the parity spec)."""
 TOOL_NAMES = ("read_file", "search_code", "apply_edit", "run", "finish")
 MAX_READ_LINES = 400
 MAX_SEARCH_HITS = 60

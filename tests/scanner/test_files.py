@@ -67,6 +67,23 @@ def test_gitignore_above_the_scanned_folder_applies(tmp_path: Path) -> None:
     assert [path.as_posix() for path in source_files(tmp_path / "project")] == ["train.py"]
 
 
+def test_a_folder_inside_an_ignored_folder_is_scanned_when_asked_for(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write(tmp_path, ".gitignore", ".cache/\n*.tmp.py\n")
+    write(tmp_path, ".cache/copy/train.py")
+    write(tmp_path, ".cache/copy/out.tmp.py")
+    found = [path.as_posix() for path in source_files(tmp_path / ".cache" / "copy")]
+    assert found == ["train.py"]  # the rule that covers the root is dropped, the others apply
+
+
+def test_a_nested_work_tree_takes_no_rules_from_above(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write(tmp_path, ".gitignore", "*.py\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path / "inner")], check=True)
+    write(tmp_path, "inner/train.py")
+    assert [path.as_posix() for path in source_files(tmp_path / "inner")] == ["train.py"]
+
+
 def test_unparsable_and_undecodable_files_are_reported_not_fatal(tmp_path: Path) -> None:
     write(tmp_path, "good.py")
     write(tmp_path, "broken.py", "import torch\ndef f(:\n    return x.cuda()\n")

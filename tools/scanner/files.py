@@ -41,7 +41,13 @@ class _Rules:
     """Ignore patterns and the folder they are relative to."""
 
     base: Path
+    lines: tuple[str, ...]
     spec: pathspec.GitIgnoreSpec
+
+    @classmethod
+    def of(cls, base: Path, lines: Sequence[str]) -> "_Rules":
+        """Rules from gitignore-style lines."""
+        return cls(base, tuple(lines), pathspec.GitIgnoreSpec.from_lines(lines))
 
     def ignores(self, path: Path, is_dir: bool) -> bool:
         try:
@@ -56,7 +62,7 @@ def source_files(root: Path, ignore: Sequence[str] = ()) -> list[Path]:
     root = root.resolve()
     rules = [*_inherited_rules(root)]
     if ignore:
-        rules.append(_Rules(root, pathspec.GitIgnoreSpec.from_lines(ignore)))
+        rules.append(_Rules.of(root, ignore))
     found: list[Path] = []
     _walk(root, root, rules, found)
     return sorted(found)
@@ -92,7 +98,7 @@ def _ignored(path: Path, is_dir: bool, rules: Iterable[_Rules]) -> bool:
 
 def _rules_in(folder: Path) -> _Rules | None:
     lines = _read_lines(folder / ".gitignore")
-    return _Rules(folder, pathspec.GitIgnoreSpec.from_lines(lines)) if lines else None
+    return _Rules.of(folder, lines) if lines else None
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -103,19 +109,42 @@ def _read_lines(path: Path) -> list[str]:
 
 
 def _inherited_rules(root: Path) -> list[_Rules]:
-    """`.gitignore` files of the folders above `root` up to the work tree, and info/exclude."""
+    """`.gitignore` files of the folders above `root` up to the work tree, and info/exclude.
+
+    A scan root that is itself a work tree takes nothing from above. Rules that ignore the root
+    itself (or a folder between their own folder and the root) are dropped: the caller asked for
+    this folder explicitly, as when scanning a copy kept in an ignored cache folder.
+    """
+    if (root / ".git").exists():
+        return _exclude_rules(root)
     above: list[_Rules] = []
     for folder in root.parents:
         found = _rules_in(folder)
         if found:
             above.append(found)
         if (folder / ".git").exists():
-            exclude = _read_lines(folder / ".git" / "info" / "exclude")
-            if exclude:
-                above.append(_Rules(folder, pathspec.GitIgnoreSpec.from_lines(exclude)))
-            return above[::-1]
-    if (root / ".git").exists():
-        exclude = _read_lines(root / ".git" / "info" / "exclude")
-        if exclude:
-            return [_Rules(root, pathspec.GitIgnoreSpec.from_lines(exclude))]
-    return []
+            above.extend(_exclude_rules(folder))
+            break
+    else:
+        return []
+    return [_without_root(rules, root) for rules in above[::-1]]
+
+
+def _exclude_rules(work_tree: Path) -> list[_Rules]:
+    exclude = _read_lines(work_tree / ".git" / "info" / "exclude")
+    return [_Rules.of(work_tree, exclude)] if exclude else []
+
+
+def _without_root(rules: _Rules, root: Path) -> _Rules:
+    """`rules` minus the patterns that ignore `root` or a folder between `rules.base` and it."""
+    folders = []
+    folder = root
+    while folder != rules.base and folder.is_relative_to(rules.base):
+        folders.append(folder)
+        folder = folder.parent
+    kept = [
+        line
+        for line in rules.lines
+        if not any(_Rules.of(rules.base, [line]).ignores(f, True) for f in folders)
+    ]
+    return _Rules.of(rules.base, kept)
