@@ -69,3 +69,22 @@ def test_applied_fixes_name_rule_line_and_change() -> None:
 def test_unknown_rule_codes_are_refused() -> None:
     with pytest.raises(BadInputError, match="TP999"):
         migrate_source("x = 1\n", Target.TPU, rules={"TP999"})
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'import torch\nprimary_device = f"cuda:{torch.cuda.current_device()}"\n',
+        "import torch\ny = x.cuda(torch.cuda.current_device())\n",
+        "def f(batch):\n    return batch.cuda().pin_memory()\n",
+        "import torch\ntorch.cuda.synchronize(torch.cuda.current_device())\n",
+        "import torch\nwith torch.cuda.device(torch.cuda.current_device()):\n    pass\n",
+        "import torch\ntorch.backends.cudnn.deterministic = x.cuda().is_floating_point()\n",
+        "import torch\nused = torch.cuda.memory_allocated(torch.cuda.current_device())\n",
+    ],
+)
+@pytest.mark.parametrize("target", list(Target))
+def test_nested_sites_are_rewritten_in_one_run(source: str, target: Target) -> None:
+    once = migrate_source(source, target)
+    assert migrate_source(once.source, target).source == once.source
+    assert [finding for finding in scan_source(once.source, target=target) if finding.fixable] == []

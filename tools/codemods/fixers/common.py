@@ -21,25 +21,41 @@ def target_dtype(name: str, context: FixContext) -> str:
     return BF16_POLICY.get(name, name) if context.bf16_target else name
 
 
-def guarded_call(
-    call_template: str, site: Site, context: FixContext, **nodes: cst.BaseExpression
-) -> None:
-    """Replace a standalone call statement with `if torch.accelerator.is_available(): <call>`, or
-    a call inside a larger expression with `(torch.accelerator.is_available() and <call>)`."""
+CallBuilder = Callable[[cst.Call], cst.BaseExpression]
+
+
+def guarded_call(site: Site, context: FixContext, build: CallBuilder) -> None:
+    """Replace a CUDA call with `build(call)` run only when an accelerator is present: a
+    standalone statement becomes `if torch.accelerator.is_available(): <new call>`, a call inside
+    an expression `(torch.accelerator.is_available() and <new call>)`. `build` gets the call with
+    the edits inside it already made."""
     call = site.node
     line = context.facts.standalone_line(call)
     if line is not None:
-        guarded = context.statement(f"if {ACCELERATOR}:\n    {call_template}\n", **nodes)
+        guard = context.statement(f"if {ACCELERATOR}:\n    pass\n")
+        assert isinstance(guard, cst.If)
+        assert isinstance(guard.body, cst.IndentedBlock)
 
         def as_guard(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.SimpleStatementLine)
-            return guarded.with_changes(leading_lines=updated.leading_lines)
+            small = updated.body[0]
+            assert isinstance(small, cst.Expr)
+            assert isinstance(small.value, cst.Call)
+            inner = cst.SimpleStatementLine(body=[cst.Expr(value=build(small.value))])
+            body = guard.body.with_changes(body=[inner])
+            return guard.with_changes(body=body, leading_lines=updated.leading_lines)
 
         context.edit(line, as_guard)
         return
-    expression = context.expression(f"{ACCELERATOR} and {call_template}", **nodes)
+    available = context.expression(ACCELERATOR)
     parent = context.facts.parent(call)
-    context.edit(call, lambda updated: fit(expression, parent))
+
+    def as_condition(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        both = cst.BooleanOperation(left=available, operator=cst.And(), right=build(updated))
+        return fit(both, parent)
+
+    context.edit(call, as_condition)
 
 
 def device_object(found: CudaString, at: cst.CSTNode, context: FixContext) -> cst.BaseExpression:

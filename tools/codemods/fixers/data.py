@@ -25,8 +25,13 @@ def fix_pin_memory_call(site: Site, context: FixContext) -> str:
     call = site.node
     assert isinstance(call, cst.Call)
     assert isinstance(call.func, cst.Attribute)
-    receiver = call.func.value
-    new = context.expression(f"{{call}} if {ACCELERATOR} else {{x}}", call=call, x=receiver)
     parent = context.facts.parent(call)
-    context.edit(call, lambda updated: fit(new.with_changes(body=updated), parent))
+
+    def pin(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        assert isinstance(updated.func, cst.Attribute)
+        template = f"{{call}} if {ACCELERATOR} else {{x}}"
+        return fit(context.expression(template, call=updated, x=updated.func.value), parent)
+
+    context.edit(call, pin)
     return "pin memory only when an accelerator is present"

@@ -13,7 +13,7 @@ from tools.codemods.fixers.common import (
 )
 from tools.scanner.detectors.device import TYPED_TENSORS
 from tools.scanner.detectors.selection import Selection, StatementSelection
-from tools.scanner.patterns import CudaString, keyword, positional
+from tools.scanner.patterns import CudaString, cuda_string, keyword, positional
 from tools.scanner.site import Site
 from tools.scanner.strings import StringUse, Use
 
@@ -62,19 +62,18 @@ def fix_cuda_method(site: Site, context: FixContext) -> str:
     call = site.node
     assert isinstance(call, cst.Call)
     index_arg = positional(call, 0) or keyword(call, "device")
+    position = next((n for n, arg in enumerate(call.args) if arg is index_arg), None)
     device = context.device(call)
-    if index_arg is None:
-        target: cst.BaseExpression = device
-    else:
-        kind = cst.Attribute(value=device, attr=cst.Name("type"))
-        target = context.expression("torch.device({kind}, {i})", kind=kind, i=index_arg.value)
 
     def to_device(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, cst.Call)
         assert isinstance(updated.func, cst.Attribute)
-        rest = [
-            arg for arg, old in zip(updated.args, call.args, strict=True) if old is not index_arg
-        ]
+        target: cst.BaseExpression = device
+        if position is not None:
+            kind = cst.Attribute(value=device, attr=cst.Name("type"))
+            index = updated.args[position].value
+            target = context.expression("torch.device({kind}, {i})", kind=kind, i=index)
+        rest = [arg for n, arg in enumerate(updated.args) if n != position]
         args = arguments([cst.Arg(value=target), *rest], updated.args)
         return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("to")), args=args)
 
@@ -90,13 +89,16 @@ def fix_device_string(site: Site, context: FixContext) -> str:
     node = site.node
     if use.use is Use.DEVICE_CALL:
         return _fix_device_call(use.anchor, found, node, context)
-    if use.use is Use.DEVICE_ARG:
-        new = device_object(found, node, context)
-    elif use.use is Use.DEVICE_TYPE:
-        new = context.device_type(node)
-    else:
-        new = device_string(found, node, context)
-    context.edit(node, lambda updated: new)
+
+    def replace(updated: cst.CSTNode) -> cst.CSTNode:
+        now = cuda_string(updated) or found  # the f-string's index may have been rewritten
+        if use.use is Use.DEVICE_ARG:
+            return device_object(now, node, context)
+        if use.use is Use.DEVICE_TYPE:
+            return context.device_type(node)
+        return device_string(now, node, context)
+
+    context.edit(node, replace)
     return 'use the selected device instead of "cuda"'
 
 
@@ -106,8 +108,13 @@ def _fix_device_call(
     assert isinstance(call, cst.Call)
     parent = context.facts.parent(call)
     if len(call.args) == 1:  # torch.device("cuda"), torch.device("cuda:1"), f"cuda:{i}"
-        new = device_object(found, call, context)
-        context.edit(call, lambda updated: fit(new, parent))
+
+        def replace(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.Call)
+            now = cuda_string(updated.args[0].value) or found
+            return fit(device_object(now, call, context), parent)
+
+        context.edit(call, replace)
     else:  # torch.device("cuda", index)
         kind = context.device_type(string)
         context.edit(string, lambda updated: kind)
@@ -127,25 +134,26 @@ def fix_device_query(site: Site, context: FixContext) -> str:
     assert isinstance(call, cst.Call)
     qualified = context.facts.qname(call)
     parent = context.facts.parent(call)
-    first = call.args[0].value if call.args else None
     if qualified == "torch.cuda.device_count":
         new = context.expression("torch.accelerator.device_count()")
         context.edit(call, lambda updated: new)
         return "count the accelerator's devices"
     if qualified == "torch.cuda.set_device":
-        assert first is not None
-        guarded_call("torch.accelerator.set_device_index({i})", site, context, i=first)
+        func = context.expression("torch.accelerator.set_device_index")
+        guarded_call(site, context, lambda updated: updated.with_changes(func=func))
         return "select the device index on the accelerator"
     if qualified == "torch.cuda.current_device":
         expression = f"torch.accelerator.current_device_index() if {ACCELERATOR} else 0"
         new = context.expression(expression)
         context.edit(call, lambda updated: fit(new, parent))
         return "read the accelerator's current device index"
-    assert first is not None  # torch.cuda.device(i) in a with statement
-    new = context.expression(
-        f"torch.accelerator.device_index({{i}} if {ACCELERATOR} else None)", i=first
-    )
-    context.edit(call, lambda updated: new)
+    template = f"torch.accelerator.device_index({{i}} if {ACCELERATOR} else None)"
+
+    def enter(updated: cst.CSTNode) -> cst.CSTNode:  # torch.cuda.device(i) in a with statement
+        assert isinstance(updated, cst.Call)
+        return context.expression(template, i=updated.args[0].value)
+
+    context.edit(call, enter)
     return "enter the accelerator's device index"
 
 

@@ -37,8 +37,14 @@ def fix_cudnn(site: Site, context: FixContext) -> str:
     assign = site.node
     assert isinstance(assign, cst.Assign)
     if site.data == "torch.backends.cudnn.deterministic":
-        new = context.statement("torch.use_deterministic_algorithms({v})\n", v=assign.value)
-        _replace_line(line, new, context)
+
+        def deterministic(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.SimpleStatementLine)
+            value = updated.body[0].value  # type: ignore[attr-defined]
+            new = context.statement("torch.use_deterministic_algorithms({v})\n", v=value)
+            return new.with_changes(leading_lines=updated.leading_lines)
+
+        context.edit(line, deterministic)
         return "ask for deterministic algorithms on every backend"
     context.remove_line(line)
     return "drop a cuDNN flag (no cuDNN on the target)"

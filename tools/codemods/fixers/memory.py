@@ -2,7 +2,7 @@
 
 import libcst as cst
 
-from tools.codemods.build import arguments, fit
+from tools.codemods.build import fit
 from tools.codemods.context import FixContext
 from tools.codemods.fixers.common import ACCELERATOR, guarded_call
 from tools.scanner.detectors.memory import STATISTICS
@@ -15,22 +15,30 @@ def fix_statistics(site: Site, context: FixContext) -> str:
     assert isinstance(call, cst.Call)
     assert isinstance(site.data, str)
     name = STATISTICS[site.data]
-    accelerator_call = context.expression(f"torch.accelerator.memory.{name}()")
-    assert isinstance(accelerator_call, cst.Call)
-    accelerator_call = accelerator_call.with_changes(args=arguments(list(call.args)))
+    func = context.expression(f"torch.accelerator.memory.{name}")
+
+    def accelerator_call(updated: cst.Call) -> cst.Call:
+        return updated.with_changes(func=func)
+
     if name.startswith("reset_"):
-        guarded_call("{c}", site, context, c=accelerator_call)
+        guarded_call(site, context, accelerator_call)
         return f"reset torch.accelerator.memory statistics ({name})"
     fallback = "{}" if name == "memory_stats" else "0"
-    new = context.expression(f"{{c}} if {ACCELERATOR} else {fallback}", c=accelerator_call)
     parent = context.facts.parent(call)
-    context.edit(call, lambda updated: fit(new, parent))
+
+    def read(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        template = f"{{c}} if {ACCELERATOR} else {fallback}"
+        return fit(context.expression(template, c=accelerator_call(updated)), parent)
+
+    context.edit(call, read)
     return f"read torch.accelerator.memory.{name}()"
 
 
 def fix_empty_cache(site: Site, context: FixContext) -> str:
     """TP081: empty the accelerator's cache when there is one."""
-    guarded_call("torch.accelerator.memory.empty_cache()", site, context)
+    func = context.expression("torch.accelerator.memory.empty_cache")
+    guarded_call(site, context, lambda updated: updated.with_changes(func=func))
     return "empty the accelerator's memory cache"
 
 

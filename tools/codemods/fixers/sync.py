@@ -16,11 +16,8 @@ def fix_synchronize(site: Site, context: FixContext) -> str:
     """TP060: synchronise the accelerator when there is one."""
     call = site.node
     assert isinstance(call, cst.Call)
-    if call.args:
-        device = call.args[0].value
-        guarded_call("torch.accelerator.synchronize({d})", site, context, d=device)
-    else:
-        guarded_call(SYNC, site, context)
+    func = context.expression("torch.accelerator.synchronize")
+    guarded_call(site, context, lambda updated: updated.with_changes(func=func))
     return "synchronise the accelerator"
 
 

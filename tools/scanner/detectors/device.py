@@ -86,7 +86,12 @@ def on_call(call: cst.Call, facts: ModuleFacts) -> Iterator[Site]:
             return
     if qualified in DEVICE_QUERIES:
         claim_callee(call, facts)
-        yield site(DEVICE_QUERIES[qualified], call, fixable=_query_fixable(call, facts))
+        check = _count_check(call, facts)
+        if check is not None:  # `torch.cuda.device_count() > 1` guards CUDA-only code
+            facts.claim(check)
+            yield from gate_site(check, facts)
+        else:
+            yield site(DEVICE_QUERIES[qualified], call, fixable=_query_fixable(call, facts))
     elif qualified in CUDA_PREDICATES:
         claim_callee(call, facts)
         yield from gate_site(
@@ -101,6 +106,15 @@ def on_call(call: cst.Call, facts: ModuleFacts) -> Iterator[Site]:
         yield from _default_tensor_type(call, facts)
     else:
         yield from _cuda_method(call, facts)
+
+
+def _count_check(call: cst.Call, facts: ModuleFacts) -> cst.Comparison | None:
+    """The comparison when a CUDA device count is tested (`if torch.cuda.device_count() > 1:`):
+    a check like `torch.cuda.is_available()`, not a count to rewrite."""
+    parent = facts.parent(call)
+    if isinstance(parent, cst.Comparison) and check_polarity(parent, facts) != 0:
+        return parent
+    return None
 
 
 def _query_fixable(call: cst.Call, facts: ModuleFacts) -> bool:
