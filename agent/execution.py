@@ -1,68 +1,17 @@
-"""Running code for the agent: the migrated program on the target, in the sandbox, with logs.
+"""Sandbox run records for the agent: logs in the run folder, summaries for the state.
 
-Every run's stdout/stderr and result files land in the run folder (`logs/<label>/…`), and the
+Every run's stdout/stderr and result (without its output) land in `logs/<label>/cmdN/`; the
 state keeps a small summary that points there.
 """
 
 import json
-import shlex
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.context import FixContext
-from agent.errors import BadInputError
-from agent.settings import Target
-from sandbox.factory import run_spec
-from sandbox.types import RunResult, RuntimeName
+from sandbox.types import RunResult
 
 TAIL_CHARS = 4000
-
-
-def runtime_for(target: str) -> RuntimeName:
-    """The sandbox runtime that executes migrated code for `target`."""
-    if target == Target.TPU:
-        return "tpu"
-    if target == Target.NEURON:
-        return "neuron"
-    return "cpu"
-
-
-def split_command(command: str) -> list[str]:
-    """`python train.py --steps 5` as an argv list (BadInputError when the quoting is broken)."""
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise BadInputError(f"run command {command!r} cannot be parsed: {exc}") from None
-    if not argv:
-        raise BadInputError("an empty run command was given", hint="pass --run 'python train.py'")
-    return argv
-
-
-def run_commands(
-    ctx: FixContext, workdir: Path, runtime: RuntimeName, label: str, time_left_s: float
-) -> list[RunResult]:
-    """Run every configured command in order; stop at the first that fails."""
-    results: list[RunResult] = []
-    for index, command in enumerate(ctx.request.commands):
-        folder = ctx.folder.logs / label / f"cmd{index}"
-        folder.mkdir(parents=True, exist_ok=True)
-        spec = run_spec(
-            ctx.settings.sandbox,
-            split_command(command),
-            workdir,
-            runtime=runtime,
-            chip=ctx.settings.chip,
-            artifacts_dir=folder / "artifacts",
-        )
-        spec = replace(spec, timeout_s=max(1.0, min(spec.timeout_s, time_left_s)))
-        ctx.progress("run", f"{label}: {command}")
-        result = ctx.sandbox.run(spec)
-        save_result(result, folder, command)
-        results.append(result)
-        if not result.ok:
-            break
-    return results
 
 
 def save_result(result: RunResult, folder: Path, command: str) -> None:
