@@ -7,6 +7,12 @@ from typing import Literal
 
 from sandbox.runtime import env as runtime_env
 from sandbox.runtime.profiles import ProfileError, TargetProfile, load_profile
+from sandbox.runtime.reference.profiles import (
+    PROFILES,
+    GpuProfile,
+    UnknownProfileError,
+    resolve_profile,
+)
 
 FallbackMode = Literal["allow", "warn", "error"]
 _FALLBACK_MODES: dict[str, FallbackMode] = {"allow": "allow", "warn": "warn", "error": "error"}
@@ -31,6 +37,8 @@ class RuntimeConfig:
     fallback: FallbackMode
     threads: int
     results_dir: str | None
+    rng_gpu: GpuProfile
+    """The GPU whose Philox layout random draws follow: the reference's, so values agree."""
 
     @property
     def strict(self) -> bool:
@@ -65,4 +73,12 @@ def load_config(
     threads_text = environ.get(runtime_env.THREADS, "1")
     if not threads_text.isdigit():
         raise ProfileError(f"{runtime_env.THREADS}={threads_text!r}; expected a thread count")
-    return RuntimeConfig(profile, budget, mode, int(threads_text), results_dir)
+    rng_gpu_text = environ.get(runtime_env.RNG_GPU) or None
+    try:
+        rng_gpu = resolve_profile(rng_gpu_text)
+    except UnknownProfileError:
+        raise ProfileError(
+            f"{runtime_env.RNG_GPU}={rng_gpu_text!r} is not a GPU profile; "
+            f"use one of {', '.join(PROFILES)}"
+        ) from None
+    return RuntimeConfig(profile, budget, mode, int(threads_text), results_dir, rng_gpu)

@@ -11,10 +11,7 @@ from _pytest.mark import ParameterSet
 from evals.tasks import TaskSpec, load_suite
 from tests.evals.reference_run import run_case
 
-KNOWN_RUNTIME_GAPS = {
-    "prefetch_streams": "reference runtime: Tensor.record_stream(torch.cuda.current_stream()) raises "
-    "'RuntimeError: unknown parameter type' (prefetcher.py); the case is right, the runtime lacks it",
-}
+KNOWN_RUNTIME_GAPS: dict[str, str] = {}
 """Cases the reference runtime cannot run yet, for reasons in the runtime (strict: they must fail)."""
 
 

@@ -42,6 +42,7 @@ def constructs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         ("factory_device", "cuda:0"),
         ("numpy_guard", "True"),
         ("stream_current", "True"),
+        ("record_stream", "True"),
         ("elapsed_ms", "True"),
         ("memory_allocated", "True"),
         ("max_memory_allocated", "True"),

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sandbox.runtime.reference import philox
 from sandbox.runtime.reference.profiles import resolve_profile
+from sandbox.runtime.rng import philox
 
 
 def normals(seed: int, numel: int, profile: str, offset: int = 0) -> np.ndarray:

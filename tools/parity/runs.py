@@ -18,6 +18,7 @@ from tools.parity.spec import ParitySpec
 
 PATTERNS_ENV = "TORCHPORT_RT_PROBE_PATTERNS"
 KEY_ENV = "TORCHPORT_RT_PROBE_KEY"
+RNG_GPU_ENV = "TORCHPORT_RT_RNG_GPU"
 PINNED_THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 
 Commands = Sequence[Sequence[str]] | Sequence[str] | str
@@ -148,7 +149,10 @@ def run_candidate(
     chip: str | None = None,
     limits: RunLimits | None = None,
 ) -> ProgramRun:
-    """Run the migrated program on its target with the recorder on (signed probe files)."""
+    """Run the migrated program on its target with the recorder on (signed probe files). The
+    emulated device lays out its random draws for the GPU the reference emulates (the spec's
+    `gpu_profile`), so seeded device draws agree with the original's."""
+    env = {RNG_GPU_ENV: spec.gpu_profile} if spec.gpu_profile else None
     return run_program(
         sandbox,
         migrated,
@@ -156,5 +160,6 @@ def run_candidate(
         spec,
         runtime=runtime_for(target),
         chip=chip,
+        env=env,
         limits=limits,
     )

@@ -3,8 +3,10 @@ device buffers, is counted per op (torch_xla's "ops not lowered"), and its resul
 to the device: in-place/out= results are the original device tensors, views become device views of
 the same storage, and new tensors are adopted onto the device without a copy."""
 
+import contextlib
 import functools
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -13,8 +15,10 @@ from sandbox.runtime.config import RuntimeConfig
 from sandbox.runtime.device.dispatch import check_devices
 from sandbox.runtime.device.errors import FallbackForbiddenError
 from sandbox.runtime.device.policy import DtypePolicy
+from sandbox.runtime.device.random import DeviceRandom
 from sandbox.runtime.device.tensors import Allocator, cpu_alias
 from sandbox.runtime.metrics import RuntimeMetrics
+from sandbox.runtime.rng.generator import device_stream
 
 log = logging.getLogger("torchport." + __name__)
 
@@ -30,10 +34,21 @@ MIXED_DEVICE_OPS = frozenset(
     }
 )
 """Ops that take CPU tensors (indices, sources) alongside device tensors, as on CUDA."""
+RANDOM_WITHOUT_GENERATOR = frozenset({"aten::native_dropout"})
+"""Random ops whose schema has no `generator` argument (they draw from the default one)."""
 
 
 def _on(value: Any, device_type: str) -> bool:
     return isinstance(value, torch.Tensor) and value.device.type == device_type
+
+
+@functools.cache
+def _generator_argument(op: torch._ops.OpOverload) -> tuple[int, str] | None:
+    """(position, name) of `op`'s generator argument, or None when `op` takes none."""
+    for position, argument in enumerate(op._schema.arguments):
+        if "Generator" in str(argument.type):
+            return position, argument.name
+    return None
 
 
 @functools.cache
@@ -68,6 +83,8 @@ class CpuFallback:
         self.allocator = allocator
         self.policy = policy
         self.device = allocator.device
+        self.random: DeviceRandom | None = None
+        """The device's generators: random ops run against their CPU stream (set by install)."""
 
     def __call__(self, op: torch._ops.OpOverload, *args: Any, **kwargs: Any) -> Any:
         name = op.name()
@@ -80,10 +97,16 @@ class CpuFallback:
             self.policy.guard(dtype, name)
         return self.run(op, args, kwargs)
 
-    def run_as(self, op: torch._ops.OpOverload, name: str, args: tuple[Any, ...]) -> Any:
+    def run_as(
+        self,
+        op: torch._ops.OpOverload,
+        name: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         """Run `op` on the CPU on behalf of the device op `name` (counted as `name`'s fallback)."""
         self.enter(name)
-        return self.run(op, args, {})
+        return self.run(op, args, kwargs or {})
 
     def enter(self, name: str) -> None:
         """Count one fallback call of `name`; raise in strict mode, log the first one."""
@@ -115,13 +138,39 @@ class CpuFallback:
             else:
                 cpu_kwargs[key] = self._to_cpu(value, originals)
         cpu_args = [self._to_cpu(a, originals) for a in args]
-        result = op(*cpu_args, **cpu_kwargs)
+        with self._random_stream(op, args, kwargs):
+            result = op(*cpu_args, **cpu_kwargs)
         for fresh in cpu_kwargs.values():
             if id(fresh) in outs:
                 _copy_out(fresh, outs[id(fresh)])
         storages = {t.untyped_storage().data_ptr(): t for t in originals.values()}
         originals.update(outs)
         return self._to_device(result, name, originals, storages)
+
+    @contextlib.contextmanager
+    def _random_stream(
+        self, op: torch._ops.OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Iterator[None]:
+        """Around a random op: the device's CPU stream stands in for the CPU default generator
+        when no generator is given (a given device generator brings its own stream); a generator
+        of another device raises PyTorch's error."""
+        if self.random is None:
+            yield
+            return
+        argument = _generator_argument(op)
+        if argument is None and op.name() not in RANDOM_WITHOUT_GENERATOR:
+            yield
+            return
+        generator = None
+        if argument is not None:
+            position, key = argument
+            generator = kwargs.get(key, args[position] if position < len(args) else None)
+        if generator is not None:
+            self.random.resolve(generator)
+            yield
+            return
+        with device_stream(self.random.default):
+            yield
 
     def _to_cpu(self, value: Any, originals: dict[int, torch.Tensor]) -> Any:
         if isinstance(value, torch.Tensor):

@@ -18,8 +18,10 @@ from sandbox.runtime.device.memory import DeviceMemory
 from sandbox.runtime.device.module import build_device_module
 from sandbox.runtime.device.ops import register_native_ops
 from sandbox.runtime.device.policy import DtypePolicy
+from sandbox.runtime.device.random import DeviceRandom
 from sandbox.runtime.device.tensors import Allocator
 from sandbox.runtime.metrics import RuntimeMetrics, write_metrics
+from sandbox.runtime.rng.generator import patch_generator_class
 
 log = logging.getLogger("torchport." + __name__)
 
@@ -56,10 +58,13 @@ def install_device(target: str, *, chip: str | None, results_dir: str | None) ->
     torch.utils.rename_privateuse1_backend(target)
     ctx = build_context(config)
     event_class, device_event = make_event_classes(target)
-    module = build_device_module(ctx, device_event)
+    rng = DeviceRandom(ctx.device, config.rng_gpu)
+    module = build_device_module(ctx, device_event, rng)
     _register_backend_module(target, module)
     cpu_fallback = CpuFallback(config, ctx.metrics, ctx.allocator, ctx.policy)
-    register_native_ops(ctx, cpu_fallback)
+    cpu_fallback.random = rng
+    register_native_ops(ctx, cpu_fallback, rng)
+    patch_generator_class(rng.generator_for)
     fallback = torch.library.Library("_", "IMPL")
     fallback.fallback(cpu_fallback, "PrivateUse1")
     autocast.install(ctx)

@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from sandbox.runtime.device.context import DeviceContext, device_count
+from sandbox.runtime.device.random import DeviceRandom
 from sandbox.runtime.metrics import render_report
 
 
@@ -74,8 +75,10 @@ def _memory_functions(ctx: DeviceContext) -> dict[str, Any]:
     }
 
 
-def build_device_module(ctx: DeviceContext, event_class: type) -> types.ModuleType:
-    """Make `torch.<target>` for the device of `ctx`."""
+def build_device_module(
+    ctx: DeviceContext, event_class: type, rng: DeviceRandom
+) -> types.ModuleType:
+    """Make `torch.<target>` for the device of `ctx`, its generators those of `rng`."""
     target = ctx.target
     module = types.ModuleType(f"torch.{target}", f"The emulated {target} device (torchport).")
     state = {"current": 0}
@@ -100,13 +103,7 @@ def build_device_module(ctx: DeviceContext, event_class: type) -> types.ModuleTy
         "set_device": set_device,
         "device": lambda index: _DeviceGuard(state, index),
         "synchronize": lambda device=None: None,
-        "manual_seed": lambda seed: None,
-        "manual_seed_all": lambda seed: None,
-        "seed": lambda: None,
-        "seed_all": lambda: None,
-        "initial_seed": torch.initial_seed,
-        "get_rng_state": lambda device=None: torch.get_rng_state(),
-        "set_rng_state": lambda new_state, device=None: torch.set_rng_state(new_state),
+        **rng.module_functions(),
         "get_amp_supported_dtype": lambda: [torch.bfloat16, torch.float16],
         "is_bf16_supported": lambda including_emulation=True: True,
         "get_device_name": lambda device=None: f"{target} {chip.name} (torchport emulator)",

@@ -153,8 +153,23 @@ def _delegate(module: Any, attribute: str) -> Callable[..., Any]:
 
 def keep_tied_weights() -> None:
     """`module.to(device)` swaps parameters in place instead of making new Parameter objects, so
-    tied weights stay tied (PyTorch unties them for PrivateUse1 otherwise; obstacle 8)."""
-    torch.__future__.set_swap_module_params_on_conversion(True)
+    tied weights stay tied (PyTorch unties them for PrivateUse1 otherwise; obstacle 8). Only
+    conversions swap: `load_state_dict` keeps copying into the parameters, as on any device
+    (swapping there fails for modules holding weak references to them, such as nn.LSTM)."""
+    future = torch.__future__
+    original = torch.nn.Module._apply
+
+    @functools.wraps(original)
+    def apply_swapping(module: torch.nn.Module, fn: Any, recurse: bool = True) -> Any:
+        if future.get_swap_module_params_on_conversion():
+            return original(module, fn, recurse)
+        future.set_swap_module_params_on_conversion(True)
+        try:
+            return original(module, fn, recurse)
+        finally:
+            future.set_swap_module_params_on_conversion(False)
+
+    torch.nn.Module._apply = apply_swapping  # type: ignore[method-assign]
 
 
 def apply_all(ctx: DeviceContext, module: Any, event_class: type) -> None:

@@ -9,7 +9,6 @@ import torch
 from sandbox.runtime.reference import unavailable
 from sandbox.runtime.reference.device_props import DeviceProperties
 from sandbox.runtime.reference.emulation import Emulation
-from sandbox.runtime.reference.rng import PhiloxGenerator
 from sandbox.runtime.reference.state import ReferenceState
 from sandbox.runtime.reference.streams import (
     EmulatedEvent,
@@ -17,6 +16,7 @@ from sandbox.runtime.reference.streams import (
     StreamContext,
     StreamRegistry,
 )
+from sandbox.runtime.rng.generator import PhiloxGenerator
 
 ARCH_LIST = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
 

@@ -13,9 +13,9 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
-from sandbox.runtime.reference.rng import PhiloxGenerator, device_stream
 from sandbox.runtime.reference.state import CPU, ReferenceState
 from sandbox.runtime.reference.tags import storage_key
+from sandbox.runtime.rng.generator import PhiloxGenerator, device_stream
 
 Handler = Callable[["Emulation", Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any]
 
@@ -27,10 +27,11 @@ RANDOM_OP_NAMES = frozenset(
         "geometric_", "cauchy_", "log_normal_", "random_", "gumbel_softmax", "rand", "randn",
         "normal", "normal_", "uniform_", "randint", "rand_like", "randn_like", "randint_like",
         "multi_head_attention_forward", "scaled_dot_product_attention", "fractional_max_pool2d",
-        "fractional_max_pool3d",
+        "fractional_max_pool3d", "lstm", "gru", "rnn_tanh", "rnn_relu",
     }
 )  # fmt: skip
-"""Ops that draw random numbers: on CUDA tensors they use the device's own CPU stream."""
+"""Ops that draw random numbers: on CUDA tensors they use the device's own CPU stream (the
+recurrent layers for the dropout between their layers)."""
 
 
 class Emulation:

@@ -1,37 +1,23 @@
-"""`torch.Generator(device="cuda")` returns an emulated Philox generator.
+"""`torch.Generator(device="cuda")` returns an emulated Philox generator (`sandbox.runtime.rng`).
 
-`torch.Generator` is replaced by a class whose metaclass builds a native generator for CPU
-devices and a `PhiloxGenerator` for CUDA ones, and keeps `isinstance(g, torch.Generator)` true
-for both.
+`isinstance(g, torch.Generator)` stays true for native and emulated generators.
 """
 
 from typing import Any
 
 import torch
 
-from sandbox.runtime.reference.rng import PhiloxGenerator
 from sandbox.runtime.reference.state import CPU, ReferenceState
+from sandbox.runtime.rng.generator import PhiloxGenerator, patch_generator_class
 
 
 def patch_generator(state: ReferenceState) -> None:
-    """Replace `torch.Generator` (the native class stays reachable as `torch._C.Generator`)."""
-    native = torch._C.Generator
+    """Replace `torch.Generator`: CUDA devices get a `PhiloxGenerator`, the CPU a native one."""
 
-    class GeneratorMeta(type):
-        def __call__(cls, device: Any = "cpu") -> Any:
-            index = state.parse_device(device)
-            if index is not None and index != CPU:
-                return PhiloxGenerator(index)
-            return native(device)
+    def new_cuda_generator(device: Any) -> PhiloxGenerator | None:
+        index = state.parse_device(device)
+        if index is None or index == CPU:
+            return None
+        return PhiloxGenerator(torch.device("cuda", index))
 
-        def __instancecheck__(cls, instance: object) -> bool:
-            return isinstance(instance, native | PhiloxGenerator)
-
-        def __subclasscheck__(cls, subclass: type) -> bool:
-            return issubclass(subclass, native | PhiloxGenerator)
-
-    class Generator(metaclass=GeneratorMeta):
-        """torch.Generator: native on the CPU, Philox-emulated on CUDA devices."""
-
-    Generator.__module__ = "torch"
-    torch.Generator = Generator  # type: ignore[misc,assignment]
+    patch_generator_class(new_cuda_generator)

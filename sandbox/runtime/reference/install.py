@@ -25,11 +25,16 @@ from sandbox.runtime.reference.memory import MemoryFacade
 from sandbox.runtime.reference.metrics import write_metrics_at_exit
 from sandbox.runtime.reference.perturb import install_perturbation
 from sandbox.runtime.reference.profiles import resolve_profile
-from sandbox.runtime.reference.rng import PhiloxGenerator
 from sandbox.runtime.reference.rng_ops import rng_handlers
 from sandbox.runtime.reference.state import Options, ReferenceState
-from sandbox.runtime.reference.streams import EmulatedEvent, EmulatedStream, StreamRegistry
+from sandbox.runtime.reference.streams import (
+    EmulatedEvent,
+    EmulatedStream,
+    StreamRegistry,
+    patch_record_stream,
+)
 from sandbox.runtime.reference.tensor_methods import tensor_handlers
+from sandbox.runtime.rng.generator import PhiloxGenerator
 
 _installed: dict[str, Any] = {}
 """What must stay alive for the life of the process (the autocast library, the mode)."""
@@ -41,7 +46,8 @@ def install_reference(profile: str | None, results_dir: str | None) -> None:
         return
     os.environ.setdefault("TRITON_INTERPRET", "1")  # must precede any `import triton`
     state = ReferenceState(resolve_profile(profile), Options.from_env(os.environ))
-    emulation = Emulation(state, [PhiloxGenerator(i) for i in range(state.device_count)])
+    generators = [PhiloxGenerator(torch.device("cuda", i)) for i in range(state.device_count)]
+    emulation = Emulation(state, generators)
     for handlers in (tensor_handlers(), rng_handlers(), init_handlers()):
         emulation.handlers.update(handlers)
     _install_facade(emulation)
@@ -80,6 +86,7 @@ def _install_facade(emulation: Emulation) -> None:
     patch_device_module()
     patch_versions_and_backends()
     patch_nvtx()
+    patch_record_stream()
 
 
 def _install_autocast(state: ReferenceState) -> torch.library.Library:

@@ -1,4 +1,5 @@
-"""Mode handlers for the random ops drawn with CUDA's Philox (`rng.py`) on CUDA tensors.
+"""Mode handlers for the random ops drawn with CUDA's Philox (`sandbox.runtime.rng`) on CUDA
+tensors.
 
 Calls on CPU tensors, and dtypes the port does not cover, take the default path.
 """
@@ -9,15 +10,20 @@ from typing import Any
 import torch
 
 from sandbox.runtime.reference.emulation import Emulation, Handler
-from sandbox.runtime.reference.rng import PhiloxGenerator, fill_normal, fill_randint, fill_uniform
 from sandbox.runtime.reference.state import CPU
+from sandbox.runtime.rng.generator import PhiloxGenerator
+from sandbox.runtime.rng.sampling import (
+    FLOATS,
+    INTEGERS,
+    fill_normal,
+    fill_normal_with_tensors,
+    fill_randint,
+    fill_uniform,
+)
 
 Args = tuple[Any, ...]
 Kwargs = dict[str, Any]
 Func = Callable[..., Any]
-
-_FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
-_INTEGERS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)
 
 
 def _draw_from(emu: Emulation, kwargs: Kwargs, like: torch.Tensor | None) -> PhiloxGenerator | None:
@@ -67,7 +73,7 @@ def _factory(fill: Callable[..., None], low: float, high: float) -> Handler:
     def handler(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
         gen = _draw_from(emu, kwargs, None)
         dtype = kwargs.get("dtype") or torch.get_default_dtype()
-        if gen is None or dtype not in _FLOATS:
+        if gen is None or dtype not in FLOATS:
             return emu.default(func, args, kwargs)
         out = _new_output(kwargs, _size(args), dtype)
         fill(out, low, high, gen, emu.state.profile)
@@ -83,7 +89,7 @@ def _like(fill: Callable[..., None], low: float, high: float) -> Handler:
         source = args[0]
         gen = _draw_from(emu, kwargs, source)
         dtype = kwargs.get("dtype") or source.dtype
-        if gen is None or dtype not in _FLOATS:
+        if gen is None or dtype not in FLOATS:
             return emu.default(func, args, kwargs)
         memory_format = kwargs.get("memory_format") or torch.preserve_format
         out = torch.empty_like(source, dtype=dtype, device="cpu", memory_format=memory_format)
@@ -99,7 +105,7 @@ def _in_place(fill: Callable[..., None], defaults: tuple[float, float]) -> Handl
     def handler(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
         tensor = args[0]
         gen = _draw_from(emu, kwargs, tensor)
-        if gen is None or tensor.dtype not in _FLOATS:
+        if gen is None or tensor.dtype not in FLOATS:
             return emu.default(func, args, kwargs)
         names = ("mean", "std") if fill is fill_normal else ("from", "to")
         first = args[1] if len(args) > 1 else kwargs.get(names[0], defaults[0])
@@ -116,7 +122,7 @@ def _in_place(fill: Callable[..., None], defaults: tuple[float, float]) -> Handl
 def _randint(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
     gen = _draw_from(emu, kwargs, None)
     dtype = kwargs.get("dtype") or torch.int64
-    if gen is None or dtype not in _INTEGERS + _FLOATS:
+    if gen is None or dtype not in INTEGERS + FLOATS:
         return emu.default(func, args, kwargs)
     values = [*args]
     size = values.pop() if values else kwargs["size"]
@@ -131,7 +137,7 @@ def _randint_like(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any
     source, bounds = args[0], [*args[1:]]
     gen = _draw_from(emu, kwargs, source)
     dtype = kwargs.get("dtype") or source.dtype
-    if gen is None or dtype not in _INTEGERS + _FLOATS or not bounds:
+    if gen is None or dtype not in INTEGERS + FLOATS or not bounds:
         return emu.default(func, args, kwargs)
     low, high = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
     out = torch.empty_like(source, dtype=dtype, device="cpu")
@@ -160,18 +166,16 @@ def _normal(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
     if not tensors:
         size = args[2] if len(args) > 2 else kwargs.get("size")
         dtype = kwargs.get("dtype") or torch.get_default_dtype()
-        if gen is None or size is None or dtype not in _FLOATS:
+        if gen is None or size is None or dtype not in FLOATS:
             return emu.default(func, args, kwargs)
         out = _new_output(kwargs, tuple(size), dtype)
         fill_normal(out, float(mean), float(std), gen, emu.state.profile)
         return _finish(emu, out, gen, kwargs)
-    if gen is None or tensors[0].dtype not in _FLOATS or kwargs.get("out") is not None:
+    if gen is None or tensors[0].dtype not in FLOATS:
         return emu.default(func, args, kwargs)
     shape = torch.broadcast_shapes(*(tensor.shape for tensor in tensors))
-    out = torch.empty(shape, dtype=tensors[0].dtype)
-    fill_normal(out, 0.0, 1.0, gen, emu.state.profile)
-    with torch.no_grad():
-        out = out.mul_(std).add_(mean)  # as CUDA's normal_out_impl
+    out = _new_output(kwargs, tuple(shape), tensors[0].dtype)
+    fill_normal_with_tensors(out, mean, std, gen, emu.state.profile)
     return _finish(emu, out, gen, {})
 
 

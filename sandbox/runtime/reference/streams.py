@@ -181,3 +181,18 @@ class StreamContext:
     ) -> None:
         if self._previous is not None:
             self.registry.set_current(self._previous)
+
+
+def patch_record_stream() -> None:
+    """`Tensor.record_stream(stream)` is a no-op, as for a stream that outlives the tensor: work is
+    synchronous, so the allocator has no reuse to defer. (PyTorch's own method cannot take an
+    emulated stream: its argument parser wants a `torch.Stream`.)"""
+
+    def record_stream(self: torch.Tensor, stream: Any) -> None:
+        if not isinstance(stream, EmulatedStream | torch.Stream):
+            raise TypeError(
+                "record_stream(): argument 's' (position 1) must be Stream, "
+                f"not {type(stream).__name__}"
+            )
+
+    torch.Tensor.record_stream = record_stream  # type: ignore[method-assign,assignment]

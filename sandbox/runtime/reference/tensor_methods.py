@@ -179,10 +179,6 @@ def _is_pinned(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> bool:
     return emu.state.tags.is_pinned(args[0])
 
 
-def _record_stream(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> None:
-    return None
-
-
 def _as_tensor(emu: Emulation, func: Func, args: Args, kwargs: Kwargs) -> Any:
     result = emu.default(func, args, kwargs)
     index = emu.device_of(result) if isinstance(result, torch.Tensor) else None
@@ -211,7 +207,6 @@ def tensor_handlers() -> dict[Any, Handler]:
         tensor.__array__: _numpy,
         tensor.pin_memory: _pin_memory,
         tensor.is_pinned: _is_pinned,
-        tensor.record_stream: _record_stream,
         torch.as_tensor: _as_tensor,
         torch.asarray: _as_tensor,
     }

@@ -6,7 +6,7 @@ PyTorch draws random tensors on a GPU with one curand Philox state per thread:
 `iteration`-th `curand4` block. The grid size depends on the GPU (SM count and threads per SM),
 so seeded values past one thread wave differ between GPU models, exactly as on real GPUs.
 
-Pure NumPy: `rng.py` turns these arrays into tensors. Everything here is deterministic.
+Pure NumPy: `sampling.py` turns these arrays into tensors. Everything here is deterministic.
 """
 
 from dataclasses import dataclass

@@ -69,6 +69,10 @@ start.record()
 with torch.cuda.stream(stream):
     w = (y @ y.T).sum()
     show("stream_current", torch.cuda.current_stream() == stream)
+    side = y * 2
+side.record_stream(torch.cuda.current_stream())  # apex-style prefetchers do this
+y.record_stream(stream)
+show("record_stream", float(side.sum()) == float(2 * y.sum()))
 stream.synchronize()
 end.record()
 end.synchronize()

@@ -1,6 +1,6 @@
 """The device as programs see it: torch.tpu, torch.accelerator, events, memory statistics,
-autocast policies, what is missing on a TPU host (CUDA, Triton, nccl, device generators) and the
-distributed backend. Runs in a child interpreter with the device active."""
+autocast policies, what is missing on a TPU host (CUDA, Triton, nccl) and the distributed
+backend (device random numbers: check_random.py). Runs in a child interpreter with the device active."""
 
 import importlib
 import os
@@ -90,11 +90,6 @@ def test_cuda_is_absent_and_fails_like_on_a_tpu_host() -> None:
 def test_import_triton_fails_with_an_explanation() -> None:
     with pytest.raises(ModuleNotFoundError, match="Triton kernels target NVIDIA/AMD GPUs"):
         importlib.import_module("triton")
-
-
-def test_device_generators_are_not_available() -> None:
-    with pytest.raises(NotImplementedError):
-        torch.Generator(device=DEV)
 
 
 def test_distributed_default_backend_is_the_device_backend_and_nccl_is_missing() -> None:

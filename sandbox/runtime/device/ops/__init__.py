@@ -3,11 +3,23 @@ kernels of `sandbox.kernels`."""
 
 from sandbox.runtime.device.context import DeviceContext
 from sandbox.runtime.device.fallback import CpuFallback
+from sandbox.runtime.device.random import DeviceRandom
 
 
-def register_native_ops(ctx: DeviceContext, fallback: CpuFallback) -> None:
+def register_native_ops(ctx: DeviceContext, fallback: CpuFallback, rng: DeviceRandom) -> None:
     """Register every native kernel of the device on `ctx.registry`."""
-    from sandbox.runtime.device.ops import conv, core, elementwise, fused, nn, optim, reduce, shape
+    from sandbox.runtime.device.ops import (
+        conv,
+        core,
+        elementwise,
+        fused,
+        nn,
+        optim,
+        random,
+        recurrent,
+        reduce,
+        shape,
+    )
 
     core.register(ctx)
     elementwise.register(ctx)
@@ -17,3 +29,5 @@ def register_native_ops(ctx: DeviceContext, fallback: CpuFallback) -> None:
     optim.register(ctx)
     fused.register(ctx)
     conv.register(ctx, fallback)
+    random.register(ctx, rng, fallback)
+    recurrent.register(ctx)

@@ -1,0 +1,37 @@
+"""What `run_candidate` asks of the sandbox: runtime, probe switches, and the GPU profile whose
+random layout the emulated device follows."""
+
+from pathlib import Path
+
+from sandbox.types import RunResult, RunSpec
+from tools.parity.runs import run_candidate
+from tools.parity.spec import ParitySpec
+
+
+class RecordingSandbox:
+    """A sandbox that runs nothing and keeps every RunSpec it was given."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.specs: list[RunSpec] = []
+
+    def run(self, spec: RunSpec) -> RunResult:
+        self.specs.append(spec)
+        return RunResult(exit_code=0, stdout="", stderr="", duration_s=0.0)
+
+
+def test_the_candidate_draws_for_the_references_gpu(tmp_path: Path) -> None:
+    sandbox = RecordingSandbox()
+    spec = ParitySpec(print_patterns=["loss (\\S+)"], gpu_profile="H100")
+    run_candidate(tmp_path, "python train.py", sandbox=sandbox, spec=spec, target="tpu")
+    (run,) = sandbox.specs
+    assert run.runtime == "tpu"
+    assert run.env["TORCHPORT_RT_RNG_GPU"] == "H100"
+    assert run.env["TORCHPORT_RT_PROBE_PATTERNS"] == '["loss (\\\\S+)"]'
+
+
+def test_without_a_gpu_profile_the_device_keeps_its_default(tmp_path: Path) -> None:
+    sandbox = RecordingSandbox()
+    run_candidate(tmp_path, "python train.py", sandbox=sandbox, spec=ParitySpec(), target="tpu")
+    assert "TORCHPORT_RT_RNG_GPU" not in sandbox.specs[0].env
