@@ -14,11 +14,13 @@ _VALUED_OPTIONS = ("--target", "--chip")
 
 def _split_program(argv: list[str]) -> tuple[list[str], list[str]]:
     """Split the command line into the runtime's options and the program's command line, which
-    starts at the script (the first positional) or right after `-m MODULE`; everything from there
-    on belongs to the program, options included."""
+    starts at the script (the first positional) or right after `-m MODULE` (or `-mMODULE`);
+    everything from there on belongs to the program, options included (`-m pytest -q tests`)."""
     for index, arg in enumerate(argv):
         if arg == "-m":
             return argv[: index + 2], argv[index + 2 :]
+        if arg.startswith("-m") and not arg.startswith("--"):  # `-mpytest`, as python takes it
+            return [*argv[:index], "-m", arg[2:]], argv[index + 1 :]
         follows_option = index > 0 and argv[index - 1] in _VALUED_OPTIONS
         if not arg.startswith("-") and not follows_option:
             return argv[:index], argv[index:]

@@ -74,3 +74,40 @@ def test_module_runner_runs_a_module(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["__main__", "['--lr',", "'1']", "tpu", "tpu:0"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", [["-m", "pytest"], ["-mpytest"]])
+def test_module_runner_passes_the_modules_own_options_through(
+    tmp_path: Path, module: list[str]
+) -> None:
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_on_cuda.py").write_text(
+        "import torch\n\ndef test_cuda():\n    assert torch.ones(1, device='cuda').is_cuda\n",
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "sandbox.runtime", "--target", "reference"]
+    done = subprocess.run(
+        [*command, *module, "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=tmp_path,
+        env=runtime_env(None),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+def test_runtime_options_before_the_program_are_still_checked() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sandbox.runtime", "--target", "tpu", "-q", "train.py"],
+        cwd=REPO,
+        env=runtime_env(None),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "unrecognized arguments: -q" in done.stderr
