@@ -1,6 +1,8 @@
 """The probe recorder: what a program computed, recorded with no change to its code.
 
-Installed for every target when `TORCHPORT_RT_OUT` is set. Records, in call order:
+Installed for every target when `TORCHPORT_RT_OUT` is set. Imports neither torch nor NumPy: the
+line scanning starts at once, the hooks on torch (`probe_hooks.py`) when the program imports it,
+so a program without torch starts as fast as plain Python. Records, in call order:
 - `backward`: the scalar of every `backward()` (the loss trajectory; GradScaler's scale removed),
 - `save:<file>:<key>`: every tensor and number written by `torch.save` (state dicts flattened),
 - `print:<pattern>`: the number each stdout/stderr line matching a pattern of
@@ -11,7 +13,6 @@ writes the plain names). The format is described in `sandbox/runtime/README.md`.
 """
 
 import atexit
-import functools
 import hashlib
 import hmac
 import io
@@ -19,12 +20,13 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TextIO
 
-import numpy as np
-import torch
+from sandbox.runtime.import_hooks import when_imported
 
 SCHEMA = 1
 PATTERNS_ENV = "TORCHPORT_RT_PROBE_PATTERNS"
@@ -45,7 +47,8 @@ class Recorder:
         self.max_bytes = max_bytes
         self.kept_bytes = 0
         self.probes: dict[str, dict[str, Any]] = {}
-        self.tensors: dict[str, np.ndarray] = {}
+        self.tensors: dict[str, Any] = {}
+        """Kept tensors as NumPy arrays (keys `t000000`, ...)."""
         self.autocast: dict[str, int] = {}
 
     def add(self, name: str, kind: str, value: Any) -> None:
@@ -54,32 +57,14 @@ class Recorder:
         probe["records"].append(self._record(value))
 
     def _record(self, value: Any) -> dict[str, Any]:
-        if isinstance(value, torch.Tensor):
-            return self._tensor_record(value)
-        if isinstance(value, np.ndarray):
-            return self._tensor_record(torch.from_numpy(np.ascontiguousarray(value)))
         if isinstance(value, bool | int | float):
             kind = "bool" if isinstance(value, bool) else type(value).__name__
             return {"dtype": kind, "shape": [], "value": value}
-        return {"dtype": "str", "shape": [], "value": str(value)}
+        if _is_array(value):
+            from sandbox.runtime.probe_hooks import tensor_record
 
-    def _tensor_record(self, tensor: torch.Tensor) -> dict[str, Any]:
-        with torch.no_grad():
-            host = tensor.detach().to("cpu")
-        dtype = str(host.dtype).removeprefix("torch.")
-        record: dict[str, Any] = {"dtype": dtype, "shape": list(host.shape)}
-        array = _to_numpy(host)
-        if host.numel() == 1 and host.dim() == 0:
-            record["value"] = array.item()
-            return record
-        if self.kept_bytes + array.nbytes > self.max_bytes:
-            record["summary"] = _summary(array)
-            return record
-        key = f"t{len(self.tensors):06d}"
-        self.tensors[key] = array.copy()
-        self.kept_bytes += array.nbytes
-        record["tensor"] = key
-        return record
+            return tensor_record(self, value)
+        return {"dtype": "str", "shape": [], "value": str(value)}
 
     def scan_line(self, line: str) -> None:
         """Record the group of every pattern that matches `line`."""
@@ -118,29 +103,23 @@ def sign(key: bytes, doc: dict[str, Any]) -> str:
     return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
 
 
-def _to_numpy(tensor: torch.Tensor) -> np.ndarray:
-    if tensor.dtype == torch.bfloat16:
-        tensor = tensor.float()
-    elif tensor.is_complex():
-        tensor = torch.view_as_real(tensor)
-    with torch._C.DisableTorchFunction():
-        return tensor.contiguous().numpy()
+def _is_array(value: Any) -> bool:
+    """A torch tensor or NumPy array (without importing either: a program that made one has)."""
+    torch, numpy = sys.modules.get("torch"), sys.modules.get("numpy")
+    return (torch is not None and isinstance(value, torch.Tensor)) or (
+        numpy is not None and isinstance(value, numpy.ndarray)
+    )
 
 
-def _summary(array: np.ndarray) -> dict[str, float]:
-    values = array.astype(np.float64).reshape(-1)
-    return {
-        "mean": float(values.mean()),
-        "std": float(values.std()),
-        "min": float(values.min()),
-        "max": float(values.max()),
-        "l2": float(np.linalg.norm(values)),
-    }
+def _npz_bytes(tensors: dict[str, Any]) -> bytes:
+    """The kept tensors as an `.npz` archive (an empty archive without NumPy when none)."""
+    if tensors:
+        from sandbox.runtime.probe_hooks import npz_bytes
 
-
-def _npz_bytes(tensors: dict[str, np.ndarray]) -> bytes:
+        return npz_bytes(tensors)
     buffer = io.BytesIO()
-    np.savez(buffer, **tensors)  # type: ignore[arg-type]
+    with zipfile.ZipFile(buffer, "w"):
+        pass
     return buffer.getvalue()
 
 
@@ -184,79 +163,6 @@ class LineScanner:
         return getattr(self._stream, name)
 
 
-def _hook_backward(recorder: Recorder) -> None:
-    """Record the value of every scalar passed to `backward()` (minus GradScaler's scale)."""
-    original = torch.autograd.backward
-
-    @functools.wraps(original)
-    def backward(tensors: Any, *args: Any, **kwargs: Any) -> Any:
-        for tensor in tensors if isinstance(tensors, list | tuple) else [tensors]:
-            if isinstance(tensor, torch.Tensor) and tensor.numel() == 1:
-                with torch.no_grad():
-                    value = float(tensor.detach().float().reshape(()).item())
-                scale = getattr(tensor, "_torchport_loss_scale", None)
-                recorder.add("backward", "backward", value / scale if scale else value)
-        return original(tensors, *args, **kwargs)
-
-    torch.autograd.backward = backward
-    scale_method = torch.amp.GradScaler.scale
-
-    @functools.wraps(scale_method)
-    def scale(self: torch.amp.GradScaler, outputs: Any) -> Any:
-        scaled = scale_method(self, outputs)
-        if isinstance(scaled, torch.Tensor) and scaled is not outputs and self._scale is not None:
-            with torch.no_grad():
-                scaled._torchport_loss_scale = float(self._scale.detach().reshape(-1)[0].item())  # type: ignore[attr-defined]
-        return scaled
-
-    torch.amp.GradScaler.scale = scale  # type: ignore[method-assign]
-
-
-def _flatten(value: Any, prefix: str, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """(dotted key, leaf) pairs of a saved object: tensors, arrays and numbers."""
-    if depth > 12:
-        return
-    if isinstance(value, torch.Tensor | np.ndarray | bool | int | float):
-        yield prefix, value
-    elif isinstance(value, torch.nn.Module):
-        yield from _flatten(value.state_dict(), prefix, depth + 1)
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _flatten(item, f"{prefix}.{key}" if prefix else str(key), depth + 1)
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            yield from _flatten(item, f"{prefix}.{index}" if prefix else str(index), depth + 1)
-
-
-def _hook_save(recorder: Recorder) -> None:
-    """Record every tensor and number `torch.save` writes, under `save:<file>:<key>`."""
-    original = torch.save
-
-    @functools.wraps(original)
-    def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> Any:
-        label = Path(os.fspath(f)).name if isinstance(f, str | os.PathLike) else "<stream>"
-        for key, leaf in _flatten(obj, ""):
-            recorder.add(f"save:{label}:{key}" if key else f"save:{label}", "save", leaf)
-        return original(obj, f, *args, **kwargs)
-
-    torch.save = save
-
-
-def _hook_autocast(recorder: Recorder) -> None:
-    """Count the enabled autocast regions by device and dtype (evidence of the precision used)."""
-    autocast = torch.amp.autocast_mode.autocast
-    enter = autocast.__enter__
-
-    @functools.wraps(enter)
-    def enter_region(self: Any) -> Any:
-        if getattr(self, "_enabled", False):
-            key = f"{self.device}:{str(self.fast_dtype).removeprefix('torch.')}"
-            recorder.autocast[key] = recorder.autocast.get(key, 0) + 1
-        return enter(self)
-
-    autocast.__enter__ = enter_region  # type: ignore[method-assign]
-
-
 def record_probe(name: str, value: Any) -> None:
     """`torchport.probe(name, value)`: record a named value (no-op when probes are off)."""
     if _recorder is not None:
@@ -275,9 +181,7 @@ def install_probes(results_dir: str) -> None:
     recorder = Recorder(patterns, max_bytes)
     _recorder = recorder
     key = (os.environ.get(KEY_ENV) or "").encode() or None
-    _hook_backward(recorder)
-    _hook_save(recorder)
-    _hook_autocast(recorder)
+    when_imported("torch", lambda torch: _install_torch_hooks(recorder, torch))
     if recorder.patterns:
         sys.stdout = LineScanner(sys.stdout, recorder.scan_line)
         sys.stderr = LineScanner(sys.stderr, recorder.scan_line)
@@ -285,6 +189,13 @@ def install_probes(results_dir: str) -> None:
     if site not in sys.path:
         sys.path.append(site)  # makes `import torchport` work for `torchport.probe`
     atexit.register(_write, recorder, Path(results_dir), key)
+
+
+def _install_torch_hooks(recorder: Recorder, torch: ModuleType) -> None:
+    """The hooks that need torch, once the program has imported it."""
+    from sandbox.runtime.probe_hooks import install_torch_hooks
+
+    install_torch_hooks(recorder)
 
 
 def probe_paths(folder: Path) -> list[tuple[Path, Path]]:

@@ -112,3 +112,25 @@ def test_torchport_probe_is_a_no_op_outside_the_runtime(tmp_path: Path) -> None:
         command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
     assert (process.returncode, process.stdout) == (0, "ok\n")
+
+
+def test_a_program_without_torch_records_without_importing_it(tmp_path: Path) -> None:
+    (tmp_path / "plain.py").write_text(
+        "import sys\nprint('loss 0.25')\nprint('torch imported', 'torch' in sys.modules)\n"
+    )
+    out = tmp_path / "out"
+    env = base_env(out, {
+        "TORCHPORT_TARGET": "cpu",
+        "TORCHPORT_RT_PROBE_PATTERNS": json.dumps([r"loss (\S+)"]),
+        "TORCHPORT_RT_PROBE_KEY": "k3y",
+    })  # fmt: skip
+    process = subprocess.run(
+        [sys.executable, "plain.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert process.returncode == 0, process.stderr
+    assert "torch imported False" in process.stdout
+    probes = ProbeSet.from_folder(out, key=b"k3y")
+    assert probes.problems == []
+    (record,) = probes.probes[r"print:loss (\S+)"].records
+    assert record.array is not None
+    assert float(record.array) == 0.25
