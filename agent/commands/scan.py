@@ -27,7 +27,9 @@ def scan(
     path: Annotated[Path, typer.Argument(help="Repository or folder to scan.")],
     target: Annotated[
         Target | None,
-        typer.Option(help="Target the findings are judged for [default: settings, else agnostic]."),
+        typer.Option(
+            help="Target the findings are judged for (default: the repo's settings, else agnostic)."
+        ),
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="table, json or sarif.")] = "table",
     output: Annotated[Path | None, typer.Option(help="Write the report to this file.")] = None,
@@ -35,7 +37,7 @@ def scan(
         str | None,
         typer.Option(
             help="Exit 8 when a finding needs at least this effort: any, low, medium, high "
-            "(none: never) [default: settings]."
+            "(none: never); default: the repo's settings."
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
