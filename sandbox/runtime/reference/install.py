@@ -34,6 +34,7 @@ from sandbox.runtime.reference.streams import (
     patch_record_stream,
 )
 from sandbox.runtime.reference.tensor_methods import tensor_handlers
+from sandbox.runtime.reference.triton_launches import count_triton_launches
 from sandbox.runtime.rng.generator import PhiloxGenerator
 
 _installed: dict[str, Any] = {}
@@ -58,6 +59,7 @@ def install_reference(profile: str | None, results_dir: str | None) -> None:
     patch_serialization(state)
     patch_distributed()
     unavailable.block_custom_cuda(state)
+    count_triton_launches(state)
     _force_eager()
     if state.options.perturb:
         install_perturbation(emulation, state.options.perturb)
