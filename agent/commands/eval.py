@@ -22,7 +22,7 @@ def evaluate(
     suite: Annotated[
         Path | None, Option(help="Folder of benchmark cases (default: evals/suite).")
     ] = None,
-    cases: Annotated[str, Option(help="Glob over case names.")] = "*",
+    cases: Annotated[str, Option(help="Case names or globs, comma-separated.")] = "*",
     targets: Annotated[str, Option(help="Comma-separated targets.")] = "tpu,neuron,agnostic",
     no_llm: Annotated[bool, Option("--no-llm", help="Rules only; never call a model.")] = False,
     model: Annotated[str | None, Option(help="Model name (OpenAI-compatible).")] = None,

@@ -60,14 +60,15 @@ def expectation_of(task: TaskFields, target: Target, *, llm: bool) -> Expectatio
 
 
 def collect_cases(suite: Path | None, manifest: Path | None, cases: str = "*") -> list[EvalCase]:
-    """The suite's cases and the manifest's tasks whose names match the glob `cases`."""
+    """The suite's cases and the manifest's tasks whose names match one of the comma-separated
+    globs in `cases`."""
     chosen: list[EvalCase] = []
     if suite is not None:
-        glob = cases if manifest is None else "*"  # with a manifest, the glob may match only it
-        chosen += [EvalCase(spec) for spec in load_suite_tasks(suite, cases=glob)]
+        chosen += [EvalCase(spec) for spec in load_suite_tasks(suite)]
     if manifest is not None:
         chosen += [EvalCase(entry, manifest) for entry in load_manifest(manifest)]
-    selected = [case for case in chosen if fnmatch.fnmatch(case.name, cases)]
+    globs = [glob.strip() for glob in cases.split(",") if glob.strip()]
+    selected = [c for c in chosen if any(fnmatch.fnmatch(c.name, glob) for glob in globs)]
     names = [case.name for case in selected]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

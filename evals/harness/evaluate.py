@@ -23,7 +23,7 @@ from evals.harness.layout import RunLayout
 from evals.harness.local import run_local
 from evals.harness.plot import plot_eval
 from evals.harness.progress import EvalProgress
-from evals.harness.ray_executor import run_on_ray
+from evals.harness.ray_executor import require_ray, run_on_ray
 from evals.harness.report_md import render_markdown
 from evals.harness.results import CaseResult, load_result, save_result
 from evals.harness.runner import CaseWork
@@ -69,6 +69,8 @@ class EvalRun:
 def run_eval(options: EvalOptions, env: Mapping[str, str], *, quiet: bool = False) -> EvalRun:
     """Evaluate torchport on the chosen cases and targets (see the module docstring)."""
     started = time.monotonic()
+    if options.executor == "ray":
+        require_ray()
     layout = RunLayout(options.run_dir.resolve())
     cases = collect_cases(options.suite, options.manifest, options.cases)
     config = run_config(options, env)

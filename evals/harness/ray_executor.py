@@ -21,7 +21,7 @@ def run_on_ray(
     works: Sequence[CaseWork], *, jobs: int, address: str | None, on_result: ResultSink
 ) -> None:
     """Run every case of `works` as a Ray task; results go to `on_result` as tasks finish."""
-    ray = _import_ray()
+    ray = require_ray()
     started_here = not ray.is_initialized()
     if started_here:
         if address:
@@ -62,7 +62,8 @@ def _results_of(ray: Any, ref: Any, work: CaseWork) -> list[CaseResult]:
     return results
 
 
-def _import_ray() -> Any:
+def require_ray() -> Any:
+    """The ray module; BadInputError saying what to install when it is missing."""
     try:
         import ray
     except ImportError as exc:

@@ -50,6 +50,10 @@ def test_collect_cases_by_glob(tmp_path: Path) -> None:
     for name in ("alpha", "beta", "alpine"):
         train_case(tmp_path, name)
     assert [case.name for case in collect_cases(tmp_path, None, "al*")] == ["alpha", "alpine"]
+    assert [case.name for case in collect_cases(tmp_path, None, "beta, alpi*")] == [
+        "alpine",
+        "beta",
+    ]
     with pytest.raises(BadInputError, match="no case matches 'gamma'"):
         collect_cases(tmp_path, None, "gamma")
 
