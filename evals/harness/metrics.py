@@ -56,7 +56,13 @@ def judge_run(
     if report is None or report.get("verdict") == "error":
         outcome: Outcome = "infra" if child.exit_code == ExitStatus.INFRA_FAILURE else "crash"
         detail = (report or {}).get("stop_reason") or last_error(log_path)
-        extra = {"report": layout.relative(report_path)} if report_path else {}
+        extra = {}
+        if report is not None and report_path is not None:
+            extra = {
+                "report": layout.relative(report_path),
+                "run_id": report.get("run_id"),
+                "verdict": report.get("verdict"),
+            }
         return CaseResult(**base, **extra, outcome=outcome, detail=detail[:DETAIL_CHARS])
     assert report_path is not None
     matched = report["verdict"] == header["expected"]
