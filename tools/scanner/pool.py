@@ -23,13 +23,15 @@ def parallel_map(
 ) -> list[Result]:
     """`[function(item) for item in items]`, in processes when there is more than one job.
 
-    Workers come from a fork server (not a fork of a possibly multi-threaded caller); the
-    function must be importable at module level and items/results picklable.
+    Workers come from a fork server (not a fork of a possibly multi-threaded caller; `spawn`
+    where there is none); the function must be importable at module level and items/results
+    picklable.
     """
     workers = min(jobs or cores(), len(items))
     if workers <= 1:
         return [function(item) for item in items]
-    context = multiprocessing.get_context("forkserver")
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         return list(pool.map(function, items))
 
