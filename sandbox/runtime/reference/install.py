@@ -17,6 +17,7 @@ from sandbox.runtime.reference.accelerator import (
 from sandbox.runtime.reference.autocast import register_cuda_lists
 from sandbox.runtime.reference.autocast_state import AutocastState
 from sandbox.runtime.reference.cuda_api import CudaFacade
+from sandbox.runtime.reference.cuda_numerics import register_cuda_numerics
 from sandbox.runtime.reference.distributed import patch_distributed
 from sandbox.runtime.reference.emulation import CudaOnCpuMode, Emulation, push_in_every_thread
 from sandbox.runtime.reference.generator import patch_generator
@@ -53,6 +54,7 @@ def install_reference(profile: str | None, results_dir: str | None) -> None:
         emulation.handlers.update(handlers)
     _install_facade(emulation)
     _installed["autocast"] = _install_autocast(state)
+    _installed["numerics"] = register_cuda_numerics(state)
     patch_generator(state)
     from sandbox.runtime.reference.serialization import patch_serialization
 
