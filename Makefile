@@ -27,7 +27,7 @@ $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "torchport needs Python >= 3.11"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==$(TORCH_VERSION)
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,ray]'
 	@touch $@
 
 # The main job on a bundled example: scan it, then migrate a fresh git copy of it to the

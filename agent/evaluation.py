@@ -71,7 +71,7 @@ def reference_summary(ctx: FixContext, state: FixState) -> dict[str, Any]:
     try:
         reference = reference_for(ctx, state.get("findings", []), seconds_left(ctx, state))
     except ReferenceUnavailableError as exc:
-        return {"available": False, "reason": str(exc)}
+        return {"available": False, "reason": exc.message, "hint": exc.hint}
     return {
         "available": True,
         "source": reference.source,

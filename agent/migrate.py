@@ -182,7 +182,7 @@ def _summary(node: str, update: dict[str, Any]) -> str:
     if node == "reference":
         reference = update.get("reference") or {}
         if not reference.get("available"):
-            return f"unavailable: {reference.get('reason')}"
+            return str(reference.get("reason"))
         return f"{reference.get('probes')} probe(s) in {reference.get('seconds')}s"
     if node == "run":
         last = (update.get("runs") or [{}])[-1]

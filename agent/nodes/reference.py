@@ -17,5 +17,6 @@ def reference(state: FixState, runtime: Runtime[FixContext]) -> dict[str, Any]:
     update: dict[str, Any] = {"reference": summary}
     if not summary["available"]:
         update["verdict"] = "manual"
-        update["stop_reason"] = f"reference unavailable: {summary['reason']}"
+        hint = f" ({summary['hint']})" if summary.get("hint") else ""
+        update["stop_reason"] = f"{summary['reason']}{hint}"
     return update
