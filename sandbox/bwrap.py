@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.workspace import SANDBOX_OUT_DIR, SANDBOX_WORK_DIR
+from sandbox.workspace import SANDBOX_HOSTNAME, SANDBOX_OUT_DIR, SANDBOX_WORK_DIR
 
 SANDBOX_UID = 10001
 SANDBOX_RUNTIME_ROOT = "/torchport/runtime"
@@ -23,7 +23,7 @@ GENERATED_ETC = {
     f"sandbox:x:{SANDBOX_UID}:{SANDBOX_UID}::/tmp:/bin/false\n"
     "nobody:x:65534:65534::/nonexistent:/bin/false\n",
     "group": f"root:x:0:\nsandbox:x:{SANDBOX_UID}:\nnogroup:x:65534:\n",
-    "hosts": "127.0.0.1 localhost\n::1 localhost\n",
+    "hosts": f"127.0.0.1 localhost {SANDBOX_HOSTNAME}\n::1 localhost\n",
 }
 
 
@@ -66,6 +66,7 @@ def bwrap_argv(bwrap: str, mounts: BwrapMounts, *, network: bool, command: list[
     """The full `bwrap ... -- command` argument list."""
     argv = [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
     argv += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL"]
+    argv += ["--hostname", SANDBOX_HOSTNAME]
     if network:
         argv.append("--share-net")
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]

@@ -24,7 +24,13 @@ from sandbox.output import CappedOutput
 from sandbox.process import ProcessOutcome
 from sandbox.result import build_result
 from sandbox.types import RunResult, RunSpec
-from sandbox.workspace import SANDBOX_HOME, SANDBOX_OUT_DIR, SANDBOX_WORK_DIR, Workspace
+from sandbox.workspace import (
+    SANDBOX_HOME,
+    SANDBOX_HOSTNAME,
+    SANDBOX_OUT_DIR,
+    SANDBOX_WORK_DIR,
+    Workspace,
+)
 
 log = get_logger(__name__)
 
@@ -136,7 +142,9 @@ class DockerSandbox:
             "security_opt": ["no-new-privileges"],
             "ulimits": [Ulimit(name="core", soft=0, hard=0)],
             "init": True,
-            "hostname": "sandbox",
+            "hostname": SANDBOX_HOSTNAME,
+            # with network_mode "none" Docker writes no entry for the host name itself
+            "extra_hosts": {SANDBOX_HOSTNAME: "127.0.0.1"},
             "labels": {RUN_LABEL: "1"},
             "log_config": LogConfig(type="none"),
             "stdin_open": False,

@@ -23,6 +23,8 @@ log = get_logger(__name__)
 
 SANDBOX_WORK_DIR = "/torchport/work"
 """Inside every sandbox: the repo copy, the command's working directory."""
+SANDBOX_HOSTNAME = "sandbox"
+"""The sandbox's own host name; torchrun and gloo resolve it, so /etc/hosts maps it to loopback."""
 SANDBOX_OUT_DIR = "/torchport/out"
 """Inside every sandbox: the runtime's results folder (`TORCHPORT_RT_OUT`)."""
 SANDBOX_HOME = "/tmp"

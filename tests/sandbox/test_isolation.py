@@ -64,6 +64,19 @@ def test_no_name_resolution(backend: Sandbox, repo: Path) -> None:
     assert result.stdout.startswith("unresolved:"), result.stdout
 
 
+def test_own_host_name_resolves_to_loopback(backend: Sandbox, repo: Path) -> None:
+    """torchrun's rendezvous and gloo resolve the host name; with no network that must still work."""
+    program = """
+        import socket
+        print(socket.getaddrinfo(socket.gethostname(), None)[0][4][0])
+    """
+    result = backend.run(spec(python(program), repo))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() in ("127.0.0.1", "::1") or result.stdout.startswith("172."), (
+        result.stdout
+    )
+
+
 @pytest.mark.slow
 def test_allocating_past_the_memory_limit_is_oom_killed(backend: Sandbox, repo: Path) -> None:
     program = """
