@@ -91,7 +91,7 @@ class DockerSandbox:
                 oom_killed = bool(container.attrs["State"].get("OOMKilled"))
             finally:
                 container.remove(force=True)
-            results = workspace.collect(spec.artifacts_dir)
+            results = workspace.collect(spec.artifacts_dir, spec.keep_tree)
         return build_result(
             spec,
             backend=self.name,

@@ -75,7 +75,7 @@ class LocalSandbox:
             finally:
                 if cgroup is not None:
                     cgroup.remove()
-            results = workspace.collect(spec.artifacts_dir)
+            results = workspace.collect(spec.artifacts_dir, spec.keep_tree)
         return build_result(
             spec,
             backend=f"{self.name}:{self.isolation}",

@@ -33,6 +33,9 @@ class RunSpec:
     output_cap_bytes: int = 1_000_000
     artifacts_dir: Path | None = None
     """Host folder that receives the runtime's result files; a fresh temporary one when None."""
+    keep_tree: Path | None = None
+    """Host folder (new or empty) that receives the work copy as the command left it, so the next
+    command of a pipeline can start from it; nothing is kept when None."""
 
 
 @dataclass

@@ -83,8 +83,11 @@ class Workspace:
             for name in dirnames + filenames:
                 os.lchown(Path(dirpath) / name, uid, gid)
 
-    def collect(self, artifacts_dir: Path | None) -> Results:
-        """Move the results folder's files out and parse the runtime's JSON files."""
+    def collect(self, artifacts_dir: Path | None, keep_tree: Path | None = None) -> Results:
+        """Move the results folder's files out and parse the runtime's JSON files; copy the work
+        tree as the command left it to `keep_tree` when given."""
+        if keep_tree is not None:
+            copy_tree(self.work, keep_tree)
         entries = sorted(self.out.iterdir())
         if artifacts_dir is None and not entries:
             return Results(artifacts_dir=None)
@@ -105,7 +108,7 @@ def copy_tree(source: Path, dest: Path) -> None:
     """Copy `source` to `dest`: files with their modes, symlinks as links, skipping COPY_SKIPPED
     folders and special files (pipes, sockets, devices)."""
     try:
-        shutil.copytree(source, dest, symlinks=True, ignore=_skipped_names)
+        shutil.copytree(source, dest, symlinks=True, ignore=_skipped_names, dirs_exist_ok=True)
     except shutil.Error as exc:
         failures = "; ".join(f"{src}: {why}" for src, _dst, why in exc.args[0][:3])
         raise BadInputError(

@@ -77,6 +77,21 @@ def test_own_host_name_resolves_to_loopback(backend: Sandbox, repo: Path) -> Non
     )
 
 
+def test_a_pipeline_continues_from_the_tree_a_command_left(
+    backend: Sandbox, repo: Path, tmp_path: Path
+) -> None:
+    before = tree_digest(repo)
+    carry = tmp_path / "carry"
+    first = backend.run(
+        spec(python("open('model.txt', 'w').write('trained')"), repo, keep_tree=carry)
+    )
+    assert first.exit_code == 0, first.stderr
+    assert (carry / "model.txt").read_text() == "trained"
+    second = backend.run(spec(python("print(open('model.txt').read())"), carry))
+    assert second.stdout == "trained\n", second.stderr
+    assert tree_digest(repo) == before
+
+
 @pytest.mark.slow
 def test_allocating_past_the_memory_limit_is_oom_killed(backend: Sandbox, repo: Path) -> None:
     program = """
