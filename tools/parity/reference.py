@@ -182,12 +182,21 @@ def _cache_key(
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
 
 
+def runtime_sources() -> list[Path]:
+    """The runtime files a reference run executes: everything under `sandbox/runtime` but the
+    emulated device (the reference, the shared RNG, the probe recorder, activation)."""
+    root = Path(sandbox.runtime.__file__).parent
+    return sorted(
+        path for path in root.rglob("*.py") if "device" not in path.relative_to(root).parts
+    )
+
+
 def _runtime_fingerprint() -> str:
     """Hash of the runtime sources and torch's version: a new runtime invalidates the cache."""
     import torch
 
     root = Path(sandbox.runtime.__file__).parent
     digest = hashlib.sha256(torch.__version__.encode())
-    for path in sorted([*root.glob("reference/*.py"), root / "probes.py"]):
-        digest.update(path.name.encode() + path.read_bytes())
+    for path in runtime_sources():
+        digest.update(str(path.relative_to(root)).encode() + path.read_bytes())
     return digest.hexdigest()
