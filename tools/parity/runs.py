@@ -6,6 +6,7 @@ and pinned thread counts (one thread: sums are reduced in the same order on ever
 
 import secrets
 import shlex
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,25 +111,31 @@ def run_program(
     env: Mapping[str, str] | None = None,
     limits: RunLimits | None = None,
 ) -> ProgramRun:
-    """Run every command on a fresh copy of `workdir`; probes are read and their digests checked."""
+    """Run the commands as one pipeline on a copy of `workdir`: each command starts from the tree
+    the previous one left (a checkpoint it wrote, say). Probes are read and their digests checked.
+    """
     limits = limits or RunLimits()
     key = secrets.token_hex(16).encode()
     results = []
-    for command in commands:
-        spec_env = probe_env(spec, key, env)
-        run_spec = RunSpec(
-            command=list(command),
-            workdir=workdir,
-            runtime=runtime,
-            chip=chip,
-            env=spec_env,
-            timeout_s=limits.timeout_s,
-            memory_mb=limits.memory_mb,
-            cpus=limits.cpus,
-            pids=limits.pids,
-            output_cap_bytes=limits.output_cap_bytes,
-        )
-        results.append(sandbox.run(run_spec))
+    with tempfile.TemporaryDirectory(prefix="torchport-pipeline-") as carry:
+        current = workdir
+        for index, command in enumerate(commands):
+            keep = Path(carry) / f"after-{index}" if index + 1 < len(commands) else None
+            run_spec = RunSpec(
+                command=list(command),
+                workdir=current,
+                runtime=runtime,
+                chip=chip,
+                env=probe_env(spec, key, env),
+                timeout_s=limits.timeout_s,
+                memory_mb=limits.memory_mb,
+                cpus=limits.cpus,
+                pids=limits.pids,
+                output_cap_bytes=limits.output_cap_bytes,
+                keep_tree=keep,
+            )
+            results.append(sandbox.run(run_spec))
+            current = keep or current
     return ProgramRun.from_results(results, runtime=runtime, key=key)
 
 
