@@ -9,7 +9,7 @@ from typing import Any
 import torch
 
 from sandbox.runtime.config import RuntimeConfig, load_config
-from sandbox.runtime.device import autocast, distributed, guards, host, patches
+from sandbox.runtime.device import autocast, compiling, distributed, guards, host, patches
 from sandbox.runtime.device.context import DeviceContext
 from sandbox.runtime.device.dispatch import NativeRegistry
 from sandbox.runtime.device.events import make_event_classes
@@ -72,6 +72,7 @@ def install_device(target: str, *, chip: str | None, results_dir: str | None) ->
     guards.disable_cuda()
     guards.block_triton(target)
     distributed.register_backend(ctx)
+    compiling.install(target)
     _ACTIVE.append(ctx)
     _LIBRARIES.append(fallback)
     if results_dir:

@@ -110,3 +110,21 @@ def test_single_process_group_runs_collectives_on_device_tensors(tmp_path: objec
         assert gathered[0].cpu().tolist() == [3.0, 4.0]
     finally:
         dist.destroy_process_group()
+
+
+def test_torch_compile_defaults_to_the_device_backend() -> None:
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.GELU(), torch.nn.Linear(8, 2))
+    model = model.to(DEV)
+    x = torch.randn(4, 8).to(DEV)
+    with pytest.warns(UserWarning, match="ignores it"):
+        compiled = torch.compile(model, mode="max-autotune", fullgraph=True)
+    out = compiled(x)
+    assert out.device.type == DEV
+    assert torch.equal(out.cpu(), model(x).cpu())
+    out.sum().backward()  # autograd through the captured graph
+    assert model[0].weight.grad is not None
+
+
+def test_inductor_is_refused_as_on_torchtpu() -> None:
+    with pytest.raises(RuntimeError, match=f"backend='inductor'\\) on {DEV} is experimental"):
+        torch.compile(torch.nn.Linear(2, 2), backend="inductor")
