@@ -92,20 +92,45 @@ def _hook_backward(recorder: "Recorder") -> None:
     torch.amp.GradScaler.scale = scale  # type: ignore[method-assign]
 
 
-def _flatten(value: Any, prefix: str, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """(dotted key, leaf) pairs of a saved object: tensors, arrays and numbers."""
+SCALER_STATE_KIND = "grad-scaler"
+"""The probe kind of values saved from `GradScaler.state_dict()`: loss-scaling machinery, which a
+migration to bf16 rightly drops (parity excludes them when the migrated run has none)."""
+_scaler_states: dict[int, Any] = {}
+"""GradScaler state dicts handed out since the last `torch.save`, by id (kept alive until then)."""
+
+
+def _hook_scaler_state() -> None:
+    original = torch.amp.GradScaler.state_dict
+
+    @functools.wraps(original)
+    def state_dict(self: torch.amp.GradScaler) -> dict[str, Any]:
+        state = original(self)
+        _scaler_states[id(state)] = state
+        return state
+
+    torch.amp.GradScaler.state_dict = state_dict  # type: ignore[method-assign]
+
+
+def _flatten(
+    value: Any, prefix: str, kind: str = "save", depth: int = 0
+) -> Iterator[tuple[str, Any, str]]:
+    """(dotted key, leaf, probe kind) of a saved object's tensors, arrays and numbers."""
     if depth > 12:
         return
     if isinstance(value, torch.Tensor | np.ndarray | bool | int | float):
-        yield prefix, value
+        yield prefix, value, kind
     elif isinstance(value, torch.nn.Module):
-        yield from _flatten(value.state_dict(), prefix, depth + 1)
+        yield from _flatten(value.state_dict(), prefix, kind, depth + 1)
     elif isinstance(value, Mapping):
+        if id(value) in _scaler_states:
+            kind = SCALER_STATE_KIND
         for key, item in value.items():
-            yield from _flatten(item, f"{prefix}.{key}" if prefix else str(key), depth + 1)
+            yield from _flatten(item, f"{prefix}.{key}" if prefix else str(key), kind, depth + 1)
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            yield from _flatten(item, f"{prefix}.{index}" if prefix else str(index), depth + 1)
+            yield from _flatten(
+                item, f"{prefix}.{index}" if prefix else str(index), kind, depth + 1
+            )
 
 
 def _hook_save(recorder: "Recorder") -> None:
@@ -115,8 +140,9 @@ def _hook_save(recorder: "Recorder") -> None:
     @functools.wraps(original)
     def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> Any:
         label = Path(os.fspath(f)).name if isinstance(f, str | os.PathLike) else "<stream>"
-        for key, leaf in _flatten(obj, ""):
-            recorder.add(f"save:{label}:{key}" if key else f"save:{label}", "save", leaf)
+        for key, leaf, kind in _flatten(obj, ""):
+            recorder.add(f"save:{label}:{key}" if key else f"save:{label}", kind, leaf)
+        _scaler_states.clear()
         return original(obj, f, *args, **kwargs)
 
     torch.save = save
@@ -141,4 +167,5 @@ def install_torch_hooks(recorder: "Recorder") -> None:
     """Hook `backward()`, `torch.save` and autocast regions (torch is imported by now)."""
     _hook_backward(recorder)
     _hook_save(recorder)
+    _hook_scaler_state()
     _hook_autocast(recorder)

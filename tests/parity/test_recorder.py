@@ -30,7 +30,7 @@ for step in range(3):
 torchport.probe("weights", model.weight)
 torchport.probe("label", "done")
 checkpoint = {"model": model.state_dict(), "opt": opt.state_dict(), "epoch": 3,
-              "nested": [torch.arange(3), {"x": 1.5}]}
+              "nested": [torch.arange(3), {"x": 1.5}], "scaler": scaler.state_dict()}
 torch.save(checkpoint, "ckpt.pt")
 with torch.autocast("cpu", dtype=torch.bfloat16):
     model(torch.ones(1, 3))
@@ -86,6 +86,14 @@ def test_saved_objects_are_flattened_to_named_values(recorded: tuple[str, ProbeS
     } <= names  # fmt: skip
     assert found.probes["save:ckpt.pt:epoch"].records[0].dtype == "int"
     assert found.probes["save:ckpt.pt:nested.0"].records[0].array.tolist() == [0, 1, 2]  # type: ignore[union-attr]
+
+
+def test_grad_scaler_state_is_tagged_as_loss_scaling(recorded: tuple[str, ProbeSet]) -> None:
+    _, found = recorded
+    assert found.probes["save:ckpt.pt:scaler.scale"].kind == "grad-scaler"
+    assert found.probes["save:ckpt.pt:scaler.growth_factor"].kind == "grad-scaler"
+    assert found.probes["save:ckpt.pt:epoch"].kind == "save"
+    assert found.probes["save:ckpt.pt:model.weight"].kind == "save"
 
 
 def test_named_probes_and_autocast_regions(recorded: tuple[str, ProbeSet]) -> None:

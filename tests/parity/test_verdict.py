@@ -153,6 +153,27 @@ def test_volatile_and_ignored_probes_are_excluded_and_said_so(migrated: Path) ->
     assert _codes(report) == {"no_probes"}
 
 
+def test_grad_scaler_state_missing_from_a_bf16_migration_is_excluded(migrated: Path) -> None:
+    ref, found = _good()
+    ref.base = probes(
+        *ref.base.probes.values(), probe("save:m.pt:scaler.scale", 1024.0, kind="grad-scaler")
+    )
+    candidate = run(found, runtime="tpu", device_calls=100)
+    report = check_parity(ref, candidate, SPEC, migrated=migrated, target="tpu")
+    assert report.verdict == "pass", report.failures
+    assert [item["probe"] for item in report.excluded] == ["save:m.pt:scaler.scale"]
+    assert "GradScaler" in report.excluded[0]["reason"]
+
+
+def test_a_missing_model_tensor_still_fails(migrated: Path) -> None:
+    ref, _ = _good()
+    found = probes(probe("backward", *LOSSES, kind="backward"))
+    candidate = run(found, runtime="tpu", device_calls=100)
+    report = check_parity(ref, candidate, SPEC, migrated=migrated, target="tpu")
+    assert report.verdict == "fail"
+    assert any(row.reason == "missing" for row in report.rows)
+
+
 def test_ill_conditioned_probes_use_the_statistic_or_are_excluded(migrated: Path) -> None:
     ref, _ = _good()
     ref.ill_conditioned = {"save:m.pt:w": "moves by up to 0.3 under a 1e-06 input nudge"}

@@ -24,6 +24,8 @@ from tools.parity.probeset import Probe, ProbeSet
 from tools.parity.spec import ParitySpec
 
 DEVICE_TARGETS = ("tpu", "neuron")
+SCALER_STATE_KIND = "grad-scaler"
+"""Probe kind the recorder gives values saved from `GradScaler.state_dict()`."""
 EXACT_DTYPES = frozenset({"int", "bool", "str", "int64", "int32", "int16", "int8", "uint8"})
 LOW_DTYPES = frozenset({"bfloat16", "float16"})
 
@@ -65,11 +67,13 @@ def probe_rows(reference: Reference, probes: ProbeSet, spec: ParitySpec, target:
         )
     substitutions = dtype_substitutions(target, reference)
     for name, base in reference.base.probes.items():
+        candidate = probes.probes.get(name)
         reason = _exclusion(name, reference, spec, ratio)
+        if reason is None and base.kind == SCALER_STATE_KIND and candidate is None:
+            reason = "GradScaler state: the migration does not scale losses (bf16 needs no scaler)"
         if reason is not None:
             out.excluded.append({"probe": name, "reason": reason})
             continue
-        candidate = probes.probes.get(name)
         problem = structure_problem(name, base, candidate, substitutions)
         if problem is not None or candidate is None:
             out.rows.append(problem or ProbeRow(name, "fail", reason="missing"))
