@@ -56,6 +56,12 @@ CASES: tuple[CodemodCase, ...] = (
         HEADER + "model = Net().to(DEVICE)\nx = batch.to(DEVICE, non_blocking=True)\n"
         "y = batch.to(torch.device(DEVICE.type, rank))\n",
     ),
+    CodemodCase(  # in a map_location lambda the receiver is a storage: device by keyword only
+        "TP002",
+        ALL,
+        'import torch\n\nsd = torch.load("m.pt", map_location=lambda s, loc: s.cuda(0))\n',
+        HEADER + 'sd = torch.load("m.pt", map_location=lambda s, loc: s.to(device=torch.device(DEVICE.type, 0)))\n',
+    ),
     CodemodCase(
         "TP002",
         ALL,

@@ -58,12 +58,17 @@ def _fix_statement_selection(found: StatementSelection, context: FixContext) -> 
 
 
 def fix_cuda_method(site: Site, context: FixContext) -> str:
-    """TP002: `x.cuda(i, non_blocking=True)` -> `x.to(torch.device(DEVICE.type, i), ...)`."""
+    """TP002: `x.cuda(i, non_blocking=True)` -> `x.to(torch.device(DEVICE.type, i), ...)`.
+
+    Inside a `map_location=` lambda the receiver is a storage, whose `.to()` takes the device
+    only by keyword: `storage.cuda(0)` -> `storage.to(device=torch.device(DEVICE.type, 0))`.
+    """
     call = site.node
     assert isinstance(call, cst.Call)
     index_arg = positional(call, 0) or keyword(call, "device")
     position = next((n for n, arg in enumerate(call.args) if arg is index_arg), None)
     device = context.device(call)
+    device_keyword = cst.Name("device") if _in_map_location(call, context) else None
 
     def to_device(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, cst.Call)
@@ -74,11 +79,27 @@ def fix_cuda_method(site: Site, context: FixContext) -> str:
             index = updated.args[position].value
             target = context.expression("torch.device({kind}, {i})", kind=kind, i=index)
         rest = [arg for n, arg in enumerate(updated.args) if n != position]
-        args = arguments([cst.Arg(value=target), *rest], updated.args)
+        first = cst.Arg(value=target, keyword=device_keyword)
+        if device_keyword is not None:
+            first = first.with_changes(
+                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+            )
+        args = arguments([first, *rest], updated.args)
         return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("to")), args=args)
 
     context.edit(call, to_device)
     return "move to the selected device with .to()"
+
+
+def _in_map_location(node: cst.CSTNode, context: FixContext) -> bool:
+    """Whether `node` is in a lambda passed as `map_location=` (its receiver is a storage)."""
+    current: cst.CSTNode | None = node
+    while current is not None:
+        parent = context.facts.parent(current)
+        if isinstance(current, cst.Lambda) and isinstance(parent, cst.Arg):
+            return parent.keyword is not None and parent.keyword.value == "map_location"
+        current = parent
+    return False
 
 
 def fix_device_string(site: Site, context: FixContext) -> str:
