@@ -60,7 +60,8 @@ CASES: tuple[CodemodCase, ...] = (
         "TP002",
         ALL,
         'import torch\n\nsd = torch.load("m.pt", map_location=lambda s, loc: s.cuda(0))\n',
-        HEADER + 'sd = torch.load("m.pt", map_location=lambda s, loc: s.to(device=torch.device(DEVICE.type, 0)))\n',
+        HEADER
+        + 'sd = torch.load("m.pt", map_location=lambda s, loc: s.to(device=torch.device(DEVICE.type, 0)))\n',
     ),
     CodemodCase(
         "TP002",
