@@ -20,6 +20,8 @@ Difficulty = Literal["easy", "medium", "hard"]
 ExpectedVerdict = Literal["parity", "manual"]
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 PROBE_KINDS = ("print:", "save:", "backward")
+RUN_PREFIX = re.compile(r"^(?:(?:cmd|rank)(?:\d+|\*)/)+")
+"""Probes of a multi-command task are named `cmd<i>/…` (and `rank<r>/…` under torchrun)."""
 """How probe names start (`tools.parity`): printed numbers, saved tensors, the loss trajectory."""
 
 
@@ -147,11 +149,13 @@ class TaskFields(StrictModel):
     def _tolerances_match_probes(self) -> "TaskFields":
         printed = [f"print:{pattern}" for pattern in self.parity.print_patterns]
         for glob in self.parity.tolerances:
-            if not glob.startswith(PROBE_KINDS):
+            name = RUN_PREFIX.sub("", glob)
+            if not name.startswith(PROBE_KINDS):
                 raise ValueError(
-                    f"parity.tolerances.{glob}: probe names start with print:, save: or backward"
+                    f"parity.tolerances.{glob}: probe names start with print:, save: or backward "
+                    "(after a cmd<i>/ or rank<r>/ prefix)"
                 )
-            if glob.startswith("print:") and not any(fnmatch.fnmatchcase(p, glob) for p in printed):
+            if name.startswith("print:") and not any(fnmatch.fnmatchcase(p, name) for p in printed):
                 raise ValueError(
                     f"parity.tolerances.{glob} matches no print pattern "
                     "(print probes are named print:<the regex>)"

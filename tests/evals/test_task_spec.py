@@ -80,6 +80,12 @@ def test_tasks_that_need_the_llm_expect_manual_without_it_unless_told(tmp_path: 
     assert spec.expected_verdict(Target.TPU, llm=True) == "parity"
 
 
+def test_tolerances_may_name_one_command_of_a_pipeline(tmp_path: Path) -> None:
+    text = VALID.replace('"print:loss*"]', '"cmd0/save:*"]', 1)
+    parity = load_task(write_case(tmp_path, text)).parity
+    assert parity.rtol_atol("cmd0/save:model.pt:w") == (1e-3, 0.01)
+
+
 def test_parity_section_is_the_parity_tools_spec(tmp_path: Path) -> None:
     parity = load_task(write_case(tmp_path, VALID)).parity
     assert isinstance(parity, ParitySpec)
@@ -105,6 +111,8 @@ def test_parity_section_is_the_parity_tools_spec(tmp_path: Path) -> None:
         ("'acc (\\S+)'", "'acc ([0-9'", "is not a valid regex"),
         ('"print:loss*"]', '"print:lossy*"]', "tolerances.print:lossy* matches no print pattern"),
         ('"print:loss*"]', '"loss"]', "probe names start with print:, save: or backward"),
+        ('"print:loss*"]', '"cmd1/loss"]', "after a cmd<i>/ or rank<r>/ prefix"),
+        ('"print:loss*"]', '"cmd1/print:lossy*"]', "matches no print pattern"),
         ('"device-string"]', '"device-strings"]', "unknown tags ['device-strings']"),
         ('run = ["python train.py --steps 3"]', "run = []", "key 'run'"),
         (

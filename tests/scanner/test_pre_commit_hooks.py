@@ -24,7 +24,7 @@ def hooks() -> dict[str, dict[str, Any]]:
 
 def test_hooks_have_the_fields_pre_commit_requires() -> None:
     for hook in hooks().values():
-        assert REQUIRED <= set(hook)
+        assert set(hook) >= REQUIRED
         assert hook["entry"].startswith("agent scan")
         assert hook["pass_filenames"] is False
 

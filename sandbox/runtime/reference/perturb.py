@@ -1,9 +1,12 @@
 """Input perturbation for the reference's conditioning rerun (`TORCHPORT_RT_PERTURB=eps`).
 
 Every floating tensor the program draws at random (CPU or CUDA), builds from data
-(`torch.tensor`) or loads (`torch.load`) is scaled by `1 + eps` in place. A well-conditioned
-output moves by about `eps` times its condition number; one that moves past its tolerance is
-ill-conditioned and cannot be compared value by value.
+(`torch.tensor`) or loads (`torch.load`) has each element scaled by `1 + eps` or `1 - eps`, the
+signs from a fixed pattern of their own (no random stream of the program is touched). Element-wise
+noise of rounding size is what two correct implementations differ by; a uniform scale would not
+do: Adam's steps ignore the scale of the gradients. A well-conditioned output moves by about
+`eps` times its condition number; one that moves past its tolerance is ill-conditioned and cannot
+be compared value by value.
 """
 
 import functools
@@ -24,15 +27,24 @@ PERTURBED_OPS = frozenset(
 """Torch functions whose floating outputs are program inputs."""
 
 
+SIGN_SEED = 20_261_129
+
+
+def _factors(value: torch.Tensor, eps: float) -> torch.Tensor:
+    """`1 ± eps` per element, the signs fixed by the tensor's size (reproducible across runs)."""
+    signs = torch.Generator().manual_seed(SIGN_SEED + value.numel())
+    pattern = torch.randint(0, 2, tuple(value.shape), generator=signs, dtype=torch.float64)
+    return (1.0 + eps * (2.0 * pattern - 1.0)).to(value.dtype)
+
+
 def make_hook(eps: float) -> Callable[[Any], None]:
-    """A function that scales every floating tensor in a (nested) value by `1 + eps`."""
-    factor = 1.0 + eps
+    """A function that nudges every floating tensor in a (nested) value by `± eps` per element."""
 
     def perturb(value: Any) -> None:
         if isinstance(value, torch.Tensor):
             if value.is_floating_point() and value.numel():
                 with torch.no_grad(), torch._C.DisableTorchFunction():
-                    value.mul_(factor)
+                    value.mul_(_factors(value, eps))
         elif isinstance(value, dict):
             for item in value.values():
                 perturb(item)
