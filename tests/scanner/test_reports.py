@@ -55,7 +55,9 @@ def sarif_schema() -> dict[str, Any]:
 
 def test_sarif_validates_against_the_official_schema(inventory: Inventory) -> None:
     log = inventory_sarif(inventory)
-    errors = sorted(str(error.message) for error in Draft4Validator(sarif_schema()).iter_errors(log))
+    errors = sorted(
+        str(error.message) for error in Draft4Validator(sarif_schema()).iter_errors(log)
+    )
     assert errors == []
 
 
