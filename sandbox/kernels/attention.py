@@ -103,7 +103,10 @@ def flash_attention(
             denom *= correction
             denom += scores.sum(axis=-1)
             acc *= correction[..., None]
-            acc += np.matmul(scores, blas_ready(value[..., cols[0] : cols[1], :]))
+            # the probabilities enter the second matmul in the input precision, as in
+            # FlashAttention-2 and on bf16 matrix units; the row sums stay in float32
+            probs = scores if precision == "float32" else round_to(scores, precision)
+            acc += np.matmul(probs, blas_ready(value[..., cols[0] : cols[1], :]))
             peak = new_peak
         empty = denom == 0
         acc /= np.where(empty, np.float32(1), denom)[..., None]
@@ -131,8 +134,12 @@ def _backward_tile(
     causal: bool,
     rows: tuple[int, int],
     cols: tuple[int, int],
+    precision: Precision = "float32",
 ) -> None:
-    """Accumulate one (query tile, key tile) pair's share of dq, dk, dv into `grads`."""
+    """Accumulate one (query tile, key tile) pair's share of dq, dk, dv into `grads`.
+
+    In low precision the probabilities and the score gradients enter their matmuls in the input
+    precision (FlashAttention-2's backward); every accumulation stays in float32."""
     query, key, value, grad, lse, delta = inputs
     grad_q, grad_k, grad_v = grads
     q_tile = blas_ready(query[..., rows[0] : rows[1], :])
@@ -142,11 +149,15 @@ def _backward_tile(
     probs = _scores(q_tile, k_tile, factor, mask, causal, rows, cols)
     probs -= lse[..., rows[0] : rows[1], None]
     np.exp(probs, out=probs)
-    grad_v[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(probs, -1, -2), g_tile)
+    low = precision != "float32"
+    operand = round_to(probs, precision) if low else probs
+    grad_v[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(operand, -1, -2), g_tile)
     dscores = np.matmul(g_tile, np.swapaxes(v_tile, -1, -2))
     dscores -= delta[..., rows[0] : rows[1], None]
     dscores *= probs
     dscores *= np.float32(factor)
+    if low:
+        dscores = round_to(dscores, precision)
     grad_q[..., rows[0] : rows[1], :] += np.matmul(dscores, k_tile)
     grad_k[..., cols[0] : cols[1], :] += np.matmul(np.swapaxes(dscores, -1, -2), q_tile)
 
@@ -181,7 +192,14 @@ def flash_attention_backward(
             if causal and cols[0] > rows[1] - 1:
                 break
             _backward_tile(
-                inputs, (grad_q, grad_k, grad_v), float(factor), full_mask, causal, rows, cols
+                inputs,
+                (grad_q, grad_k, grad_v),
+                float(factor),
+                full_mask,
+                causal,
+                rows,
+                cols,
+                precision,
             )
     grads = (
         _sum_to_shape(grad_q, query.shape),

@@ -105,3 +105,20 @@ def test_fully_masked_rows_give_zero_output_and_zero_grads() -> None:
     )
     assert np.all(gq[0, 1] == 0)
     assert np.isfinite(gq).all()
+
+
+def test_bf16_attention_rounds_like_flash_kernels() -> None:
+    """In bf16 the probabilities enter P @ V in bf16 (FlashAttention-2, PyTorch's CPU flash
+    kernel, bf16 matrix units), so the error against fp32 is theirs, not a float32 kernel's."""
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, 4, 33, 16, generator=g) for _ in range(3))
+    exact = nnf.scaled_dot_product_attention(q, k, v)
+    flash_bf16 = nnf.scaled_dot_product_attention(q.bfloat16(), k.bfloat16(), v.bfloat16()).float()
+    ours, _ = attention.flash_attention(
+        q.bfloat16().float().numpy(), k.bfloat16().float().numpy(), v.bfloat16().float().numpy(),
+        precision="bfloat16",
+    )  # fmt: skip
+    ours_error = float((torch.from_numpy(ours) - exact).norm() / exact.norm())
+    flash_error = float((flash_bf16 - exact).norm() / exact.norm())
+    assert ours_error == pytest.approx(flash_error, rel=0.02)
+    assert float((torch.from_numpy(ours) - flash_bf16).abs().max()) <= 2**-7
