@@ -46,3 +46,11 @@ def test_agent_settings_carry_the_spec(tmp_path: Path) -> None:
     assert settings.parity.statistic == "none"
     with pytest.raises(BadInputError, match=r"parity\.statistik"):
         load_settings(tmp_path, env={"TORCHPORT_PARITY__STATISTIK": "mean"})
+
+
+def test_tolerance_globs_cover_the_commands_and_ranks_of_a_run() -> None:
+    spec = ParitySpec(tolerances={"print:acc*": {"atol": 0.01}, "cmd0/save:*": {"rtol": 0.1}})
+    assert spec.rtol_atol("cmd1/print:acc (\\S+)") == (spec.rtol, 0.01)
+    assert spec.rtol_atol("rank1/print:acc (\\S+)") == (spec.rtol, 0.01)
+    assert spec.rtol_atol("cmd0/save:m.pt:w") == (0.1, spec.atol)
+    assert spec.rtol_atol("cmd1/save:m.pt:w") == (spec.rtol, spec.atol)

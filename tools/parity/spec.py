@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from agent.errors import BadInputError
 
 Statistic = Literal["mean", "std", "norm", "none"]
+RUN_PREFIX = re.compile(r"^(?:(?:cmd|rank)\d+/)+")
+"""Probes of a multi-command run are named `cmd<i>/…`, those of torchrun ranks `rank<r>/…`."""
 
 
 class ProbeTolerance(BaseModel):
@@ -80,10 +82,15 @@ class ParitySpec(BaseModel):
         return patterns
 
     def tolerance_for(self, probe: str) -> ProbeTolerance:
-        """The merged overrides of every glob that matches `probe` (later keys win)."""
+        """The merged overrides of every glob that matches `probe` (later keys win).
+
+        A glob matches the full name (`cmd1/print:…`) or the name without its `cmd<i>/` and
+        `rank<r>/` prefixes, so a task's `print:loss*` also covers the loss of its second command.
+        """
+        bare = RUN_PREFIX.sub("", probe)
         merged: dict[str, Any] = {}
         for glob, tolerance in self.tolerances.items():
-            if fnmatch.fnmatchcase(probe, glob):
+            if fnmatch.fnmatchcase(probe, glob) or fnmatch.fnmatchcase(bare, glob):
                 merged.update(tolerance.model_dump(exclude_unset=True))
         return ProbeTolerance.model_validate(merged)
 
