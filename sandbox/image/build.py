@@ -91,9 +91,14 @@ def build_options(
 
 
 def pinned_requirements() -> list[str]:
-    """torch and numpy at the versions this host runs (torch without its `+cpu` tag)."""
+    """torch and numpy at the versions this host runs (torch without its `+cpu` tag), and pytest:
+    run commands are often a repository's own test suite (`python -m pytest`)."""
     torch_release = metadata.version("torch").split("+", 1)[0]
-    return [f"torch=={torch_release}", f"numpy=={metadata.version('numpy')}"]
+    try:
+        pytest = f"pytest=={metadata.version('pytest')}"
+    except metadata.PackageNotFoundError:
+        pytest = "pytest>=8"
+    return [f"torch=={torch_release}", f"numpy=={metadata.version('numpy')}", pytest]
 
 
 def content_hash() -> str:

@@ -24,9 +24,10 @@ def test_tag_and_pins_follow_this_install() -> None:
     from agent import __version__
 
     assert default_image_tag() == f"torchport-sandbox:{__version__}"
-    torch_pin, numpy_pin = pinned_requirements()
+    torch_pin, numpy_pin, pytest_pin = pinned_requirements()
     assert torch_pin == "torch==" + metadata.version("torch").split("+")[0]
     assert numpy_pin == "numpy==" + metadata.version("numpy")
+    assert pytest_pin == "pytest==" + metadata.version("pytest")
 
 
 def test_options_pick_the_base_and_index_by_mode() -> None:

@@ -242,3 +242,11 @@ def test_python_inside_is_the_one_with_torch(backend: Sandbox, repo: Path) -> No
 
     expected = f"{metadata.version('torch').split('+')[0]} {metadata.version('numpy')}"
     assert result.stdout.strip() == expected, result.stderr
+
+
+def test_a_repositorys_pytest_suite_can_run_inside(backend: Sandbox, repo: Path) -> None:
+    """Run commands are often the repo's own tests: `python -m pytest` works in every backend."""
+    (repo / "test_small.py").write_text("def test_one():\n    assert 1 + 1 == 2\n")
+    result = backend.run(spec(["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"], repo))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
