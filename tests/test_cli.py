@@ -58,3 +58,21 @@ def test_exit_statuses_are_distinct() -> None:
     values = [status.value for status in ExitStatus]
     assert len(values) == len(set(values))
     assert ExitStatus.SUCCESS == 0
+
+
+def test_an_unbuilt_feature_exits_with_its_own_status(capsys: pytest.CaptureFixture[str]) -> None:
+    """NotAvailableError is how a command says a feature has not landed: exit 7, one line."""
+    from agent.cli import app
+    from agent.errors import NotAvailableError
+
+    def preview() -> None:
+        raise NotAvailableError("`agent preview` is not available yet", hint="see the README")
+
+    app.command("preview-test", hidden=True)(preview)
+    try:
+        assert main(["preview-test"], env={}) == ExitStatus.NOT_AVAILABLE
+    finally:
+        app.registered_commands.pop()
+    assert capsys.readouterr().err.strip() == (
+        "agent: error: `agent preview` is not available yet (see the README)"
+    )

@@ -10,7 +10,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from agent.errors import BadInputError, NotAvailableError
+from agent.errors import BadInputError
 
 
 @dataclass
@@ -36,14 +36,6 @@ def existing_dir(path: Path, what: str = "path") -> Path:
     if not path.is_dir():
         raise BadInputError(f"{what} {path} is not a directory", hint="pass the repository folder")
     return path.resolve()
-
-
-def not_available(command: str, issue: str) -> NotAvailableError:
-    """The error for a command whose implementation has not landed yet."""
-    return NotAvailableError(
-        f"`agent {command}` is not available yet in this version of torchport",
-        hint=f"it arrives with {issue}; the README lists what works today",
-    )
 
 
 def stdout() -> Console:
