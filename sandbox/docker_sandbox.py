@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,6 +40,7 @@ IMAGE_RUNTIME_ROOT = "/opt/torchport"
 IMAGE_PATH = "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin"
 RUN_LABEL = "org.torchport.sandbox-run"
 READER_GRACE_S = 5.0
+CREATE_GRACE_S = 60.0
 
 
 class DockerSandbox:
@@ -82,9 +84,7 @@ class DockerSandbox:
                 self.check_image()
                 self._image_checked = True
             user = self._user(workspace)
-            container = self.client.containers.create(
-                self.image, spec.command, **self._options(spec, workspace, user)
-            )
+            container = self._create(spec, self._options(spec, workspace, user))
             try:
                 outcome = _attach_and_wait(container, spec)
                 container.reload()
@@ -103,6 +103,24 @@ class DockerSandbox:
             oom_killed=oom_killed,
             results=results,
         )
+
+    def _create(self, spec: RunSpec, options: dict[str, Any]) -> Any:
+        """Create the container. The request goes on in a worker thread, so a Ctrl-C meanwhile
+        cannot lose the handle of a container the engine makes anyway: it waits for the engine,
+        removes the container, and then goes on as a Ctrl-C."""
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torchport-create")
+        made = pool.submit(self.client.containers.create, self.image, spec.command, **options)
+        pool.shutdown(wait=False)
+        try:
+            return made.result()
+        except KeyboardInterrupt:
+            try:
+                container = made.result(timeout=CREATE_GRACE_S)
+            except Exception:  # nothing was made, or nothing we can reach
+                container = None
+            if container is not None:
+                container.remove(force=True)
+            raise
 
     @staticmethod
     def _user(workspace: Workspace) -> str:

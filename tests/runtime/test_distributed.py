@@ -58,7 +58,9 @@ worst = max(
 )
 total = torch.tensor([float(rank + 1)], device=device)
 dist.all_reduce(total)
-print(f"rank={rank} worst={worst:.3g} allreduce={total.item()}", flush=True)
+# one file per rank: both workers share torchrun's stdout, where their lines can interleave
+with open(os.path.join(os.environ["WORKER_RESULTS"], f"rank{rank}.txt"), "w") as result:
+    result.write(f"rank={rank} worst={worst:.3g} allreduce={total.item()}")
 dist.destroy_process_group()
 """
 
@@ -74,6 +76,8 @@ def test_torchrun_two_workers_ddp_on_the_device(tmp_path: Path) -> None:
     script = tmp_path / "worker.py"
     script.write_text(textwrap.dedent(WORKER), encoding="utf-8")
     out = tmp_path / "out"
+    results = tmp_path / "results"
+    results.mkdir()
     command = [
         sys.executable,
         "-m",
@@ -85,14 +89,14 @@ def test_torchrun_two_workers_ddp_on_the_device(tmp_path: Path) -> None:
     done = subprocess.run(
         command,
         cwd=REPO,
-        env=runtime_env("tpu", TORCHPORT_RT_OUT=str(out)),
+        env=runtime_env("tpu", TORCHPORT_RT_OUT=str(out), WORKER_RESULTS=str(results)),
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    lines = sorted(line for line in done.stdout.splitlines() if line.startswith("rank="))
-    assert len(lines) == 2
+    lines = [path.read_text(encoding="utf-8") for path in sorted(results.glob("rank*.txt"))]
+    assert [line.split()[0] for line in lines] == ["rank=0", "rank=1"]
     for line in lines:
         fields = dict(item.split("=") for item in line.split())
         assert float(fields["worst"]) < 1e-5

@@ -68,7 +68,8 @@ def test_ctrl_c_kills_the_run_and_removes_its_traces(
         from sandbox.docker_sandbox import RUN_LABEL
 
         client = backend.client  # type: ignore[attr-defined]
-        assert client.containers.list(all=True, filters={"label": RUN_LABEL}) == []
+        runs = client.containers.list(all=True, filters={"label": RUN_LABEL})
+        assert [run.id for run in runs if token in " ".join(run.attrs["Config"]["Cmd"])] == []
 
 
 @pytest.mark.docker
@@ -89,3 +90,40 @@ def test_an_engine_error_is_an_infra_error(repo: Path) -> None:
     with pytest.raises(InfraError) as raised:
         DockerSandbox("Not A:valid reference").run(RunSpec(["true"], repo))
     assert "invalid reference format" in raised.value.message
+
+
+@pytest.mark.docker
+def test_ctrl_c_while_the_engine_creates_the_container_removes_it(
+    repo: Path, private_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sandbox.docker_sandbox import RUN_LABEL, DockerSandbox
+
+    from docker.models.containers import ContainerCollection
+
+    sandbox = DockerSandbox()
+    real_create = ContainerCollection.create
+    made: list[str] = []
+
+    def slow_create(self: ContainerCollection, *args: object, **kwargs: object) -> object:
+        container = real_create(self, *args, **kwargs)
+        made.append(container.id)
+        signal.setitimer(signal.ITIMER_REAL, 0.2)  # Ctrl-C before the answer is back
+        time.sleep(1.0)
+        return container
+
+    monkeypatch.setattr(ContainerCollection, "create", slow_create)
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sandbox.run(RunSpec(["sleep", "60"], repo))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert len(made) == 1  # the engine did make one
+    runs = sandbox.client.containers.list(all=True, filters={"label": RUN_LABEL})
+    assert [run.id for run in runs if run.id in made] == []
+    assert [path.name for path in private_tmp.iterdir()] == []
