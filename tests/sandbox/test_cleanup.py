@@ -96,9 +96,9 @@ def test_an_engine_error_is_an_infra_error(repo: Path) -> None:
 def test_ctrl_c_while_the_engine_creates_the_container_removes_it(
     repo: Path, private_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sandbox.docker_sandbox import RUN_LABEL, DockerSandbox
-
     from docker.models.containers import ContainerCollection
+
+    from sandbox.docker_sandbox import RUN_LABEL, DockerSandbox
 
     sandbox = DockerSandbox()
     real_create = ContainerCollection.create
