@@ -7,7 +7,8 @@ class ExitStatus(IntEnum):
     """Every way an `agent` command can end. The value is the process exit code."""
 
     SUCCESS = 0
-    """The command did what was asked (for `fix`/`parity`: the migrated code reached parity)."""
+    """The command did what was asked (for `fix`/`parity`: the migrated code reached parity, or
+    `fix` found nothing to migrate)."""
     NO_PARITY = 1
     """The migrated program ran but its outputs differ from the reference."""
     BAD_INPUT = 2

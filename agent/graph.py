@@ -20,9 +20,11 @@ from agent.nodes.scan import scan
 from agent.state import FixInput, FixState
 
 
-def after_plan(state: FixState) -> Literal["edit", "__end__"]:
-    """`--plan-only` stops once the plan is written."""
-    return "__end__" if state["plan_only"] else "edit"
+def after_plan(state: FixState) -> Literal["edit", "report", "__end__"]:
+    """`--plan-only` stops once the plan is written; a tree with nothing to migrate is reported."""
+    if state["plan_only"]:
+        return "__end__"
+    return "report" if state.get("verdict") == "nothing-to-migrate" else "edit"
 
 
 def after_edit(state: FixState) -> Literal["reference", "run", "report"]:

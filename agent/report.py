@@ -30,7 +30,7 @@ def exit_status_for(state: FixState) -> ExitStatus:
     """The CLI's exit status for how the run ended."""
     verdict = state.get("verdict")
     reason = state.get("stop_reason", "")
-    if verdict == "parity":
+    if verdict in ("parity", "nothing-to-migrate"):
         return ExitStatus.SUCCESS
     if verdict == "budget":
         return ExitStatus.BUDGET_EXHAUSTED

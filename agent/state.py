@@ -6,8 +6,15 @@ they are in `FixContext`.
 
 from typing import Any, Literal, TypedDict
 
-Verdict = Literal["parity", "no-parity", "manual", "budget", "error"]
-VERDICTS: tuple[Verdict, ...] = ("parity", "no-parity", "manual", "budget", "error")
+Verdict = Literal["parity", "no-parity", "manual", "budget", "error", "nothing-to-migrate"]
+VERDICTS: tuple[Verdict, ...] = (
+    "parity",
+    "no-parity",
+    "manual",
+    "budget",
+    "error",
+    "nothing-to-migrate",
+)
 
 
 class FixInput(TypedDict):

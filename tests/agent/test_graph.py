@@ -32,6 +32,7 @@ def base_state(**extra: object) -> FixState:
 def test_routers() -> None:
     assert after_plan(base_state(plan_only=True)) == "__end__"
     assert after_plan(base_state()) == "edit"
+    assert after_plan(base_state(verdict="nothing-to-migrate")) == "report"
     assert after_edit(base_state()) == "reference"
     assert after_edit(base_state(reference={"available": True})) == "run"
     assert after_edit(base_state(stop_reason="stuck: same edit")) == "report"
