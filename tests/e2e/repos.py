@@ -5,24 +5,9 @@ from pathlib import Path
 
 import git
 
-TINY_TRAIN = """import torch
-import torch.nn.functional as F
+from tests.harness.tiny_suite import TRAIN
 
-torch.manual_seed(0)
-torch.backends.cudnn.benchmark = True
-model = torch.nn.Linear(8, 2).cuda()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-x = torch.randn(32, 8).cuda()
-y = torch.randn(32, 2).cuda()
-for step in range(4):
-    loss = F.mse_loss(model(x), y)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-    print(f"step {step} loss {loss.item():.6f}")
-torch.cuda.synchronize()
-torch.save(model.state_dict(), "model.pt")
-"""
+TINY_TRAIN = TRAIN.format(seed=0)
 
 SUITE = Path(__file__).resolve().parents[2] / "evals" / "suite"
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.tiny_suite import broken_case, hang_case, processes_with, train_case
+from tests.harness.tiny_suite import broken_case, hang_case, train_case
+from tests.processes import processes_with
 
 LIMIT_PER_A_TRAIN = 2.5
 

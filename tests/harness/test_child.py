@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evals.harness.child import Cancelled, descendants, run_child
-from tests.harness.tiny_suite import processes_with
+from tests.processes import processes_with
 
 SPAWNER = """
 import subprocess, sys, time

@@ -11,7 +11,7 @@ from agent.exit_status import ExitStatus
 from evals.harness import load_results
 from evals.harness.results import CaseResult
 from tests.harness.conftest import Scenario
-from tests.harness.tiny_suite import processes_with
+from tests.processes import processes_with
 
 pytestmark = pytest.mark.slow
 

@@ -108,16 +108,3 @@ def hang_case(suite: Path, name: str, token: str) -> Path:
 def broken_case(suite: Path, name: str) -> Path:
     """A program torchport refuses: a file that does not parse."""
     return write_case(suite, name, {"train.py": BROKEN}, task_toml(name, "python train.py"))
-
-
-def processes_with(token: str) -> list[int]:
-    """Live processes whose command line contains `token`."""
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if token in text:
-            found.append(int(cmdline.parent.name))
-    return found

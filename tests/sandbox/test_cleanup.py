@@ -11,6 +11,7 @@ import pytest
 
 from agent.errors import InfraError
 from sandbox.types import RunSpec, Sandbox
+from tests.processes import processes_with
 
 
 @pytest.fixture
@@ -36,19 +37,6 @@ def ctrl_c_after() -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def processes_with(token: str) -> list[int]:
-    """Pids of host processes whose command line holds `token` (containers' included)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if token.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue  # exited or not ours to read
-    return found
 
 
 @pytest.mark.slow
