@@ -7,14 +7,6 @@ they are in `FixContext`.
 from typing import Any, Literal, TypedDict
 
 Verdict = Literal["parity", "no-parity", "manual", "budget", "error", "nothing-to-migrate"]
-VERDICTS: tuple[Verdict, ...] = (
-    "parity",
-    "no-parity",
-    "manual",
-    "budget",
-    "error",
-    "nothing-to-migrate",
-)
 
 
 class FixInput(TypedDict):
